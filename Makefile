@@ -1,0 +1,58 @@
+# The two commands a new user runs: `make build` and `make test`. Both set up .venv when needed.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+ARGS   ?=
+
+.PHONY: build test validate audit schema golden bench lint clean lock system-deps
+
+build: $(STAMP)
+	$(PY) -m pipeline build $(ARGS)
+
+test: $(STAMP)
+	$(PY) -m pytest $(ARGS)
+
+validate: $(STAMP)
+	$(PY) -m pipeline validate $(ARGS)
+
+audit: $(STAMP)
+	$(PY) -m pipeline audit $(ARGS)
+
+# Regenerate the committed JSON Schemas from the models (a test fails when they are stale).
+schema: $(STAMP)
+	$(PY) -m pipeline schema
+
+# Rewrite the golden files in tests/golden/ from the current code; review the diff like code.
+golden: $(STAMP)
+	UPDATE_GOLDEN=1 $(PY) -m pytest -q -k golden
+
+bench: $(STAMP)
+	$(PY) -m pipeline.bench $(ARGS)
+
+lint: $(STAMP)
+	$(PY) -m ruff check pipeline schema tests
+
+clean:
+	rm -rf build .pytest_cache .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# Re-pin requirements.txt from requirements.in (needs the registries; review the diff).
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install -q -r requirements.in
+	{ echo '# Pinned versions of requirements.in and everything it pulls in: `make lock` rewrites this file.'; \
+	  .lock-venv/bin/pip freeze; } > requirements.txt
+	rm -rf .lock-venv
+
+# weasyprint needs Pango from the system; install it where it is missing (Debian, as root).
+system-deps:
+	@ldconfig -p 2>/dev/null | grep -q 'libpangoft2-1.0.so.0' || { \
+	  echo "installing Pango for weasyprint (apt-get)"; \
+	  apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core; }
+
+$(STAMP): requirements.txt
+	@$(MAKE) --no-print-directory system-deps
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	rm -f $(VENV)/.installed-* && touch $@
