@@ -1,0 +1,31 @@
+"""`build`: validate, then render every output; nothing is replaced unless everything succeeded."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from pipeline.build import build
+from pipeline.commands.common import add_source_options, validate_and_report
+
+HELP = "validate, then write OUT/<exam>/study-guide.pdf, deck.apkg and bank.json"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_source_options(parser)
+    parser.add_argument("--out", type=Path, default=Path("build"), metavar="DIR", help="the output folder (default: build)")
+
+
+def run(args: argparse.Namespace) -> int:
+    result = validate_and_report(args)
+    if not result.ok:
+        print("build: not built: fix the errors above; earlier outputs were left as they were", file=sys.stderr)
+        return 1
+    written = build(result.exams, args.out)
+    if not written:
+        print("build: the sources are valid; nothing to render yet (no renderer has landed)", file=sys.stderr)
+    for path in written:
+        print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
+    return 0

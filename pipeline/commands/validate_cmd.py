@@ -1,0 +1,17 @@
+"""`validate`: load the sources and run every offline check. Exit 0 when no error, else 1."""
+
+from __future__ import annotations
+
+import argparse
+
+from pipeline.commands.common import add_source_options, validate_and_report
+
+HELP = "check the sources (schema, ids, answers, review dates) without writing anything"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_source_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    return 0 if validate_and_report(args).ok else 1

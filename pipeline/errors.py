@@ -1,0 +1,35 @@
+"""The pipeline's exceptions: a small tree, caught once in `pipeline.cli.main`.
+
+Model and loader code raise these with a plain sentence; the CLI prints them and exits 1. Anything
+else is a bug and shows a traceback only with `--debug`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pipeline.yamlsource import Position
+
+
+class PipelineError(Exception):
+    """A problem the user can fix; its message is printed as it is."""
+
+
+class SourcesNotFound(PipelineError):
+    """The sources folder is missing or holds no exam."""
+
+
+class SourceError(PipelineError):
+    """A problem at a place in one source file (unreadable, not UTF-8, invalid YAML)."""
+
+    def __init__(self, path: Path, position: Position, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.position = position
+        self.message = message
+
+
+class ContentErrors(PipelineError):
+    """Validation found errors; they were already reported."""

@@ -1,0 +1,33 @@
+"""What "today" is: `--today`, else `SOURCE_DATE_EPOCH`, else the clock, so tests and builds can pin it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+from pipeline.errors import PipelineError
+
+
+def parse_date(text: str, what: str = "--today") -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise PipelineError(f"error: {what} {text!r} is not a real date; expected YYYY-MM-DD") from None
+
+
+def source_date_epoch() -> dt.datetime | None:
+    """The instant `SOURCE_DATE_EPOCH` names (UTC), or None when it is unset."""
+    raw = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not raw:
+        return None
+    try:
+        return dt.datetime.fromtimestamp(int(raw), tz=dt.UTC)
+    except (ValueError, OverflowError, OSError):
+        raise PipelineError(f"error: SOURCE_DATE_EPOCH={raw!r} is not a whole number of seconds since 1970-01-01") from None
+
+
+def resolve_today(option: str | None) -> dt.date:
+    if option:
+        return parse_date(option)
+    epoch = source_date_epoch()
+    return epoch.date() if epoch else dt.date.today()

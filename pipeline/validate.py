@@ -1,0 +1,42 @@
+"""Load every exam under a sources folder and run every offline check: the stage before any rendering."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline import checks
+from pipeline.content import ExamContent
+from pipeline.diagnostics import Report
+from pipeline.loader import exam_folders, load_exam
+
+
+@dataclass
+class Validation:
+    """All exams that loaded, and every problem found in any of them."""
+
+    exams: list[ExamContent]
+    report: Report
+
+    @property
+    def ok(self) -> bool:
+        return not self.report.errors
+
+
+def validate(sources: Path, today: dt.date, *, strict: bool = False) -> Validation:
+    report = Report()
+    exams = []
+    for folder in exam_folders(sources):
+        loaded = load_exam(folder, report)
+        content = loaded.content()
+        policy = content.exam.review_policy.max_age_days if content else None
+        ctx = checks.CheckContext(today=today, max_review_age_days=policy)
+        for file in loaded.objective_files:
+            checks.check_objective(file, ctx, report)
+        if content:
+            checks.check_exam(content, ctx, report)
+            exams.append(content)
+    if strict:
+        report.promote_warnings()
+    return Validation(exams, report)

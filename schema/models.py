@@ -1,0 +1,159 @@
+"""The content model: the single definition of what an exam's source files may say.
+
+Two kinds of file exist. `exam.yaml` describes the exam (code, title, sections and their weights,
+the review policy); every other YAML file in the exam folder is one objective (key points with their
+citations, key terms, worked examples, labs and practice questions). The JSON Schemas that editors
+use are generated from these classes (`python -m pipeline schema`), never written by hand.
+
+The models check shape and types only. Rules that need more than one field, more than one file, the
+date of today or a position in the source (answers among their options, unique ids, stale reviews)
+live in `pipeline/checks.py`, which can point at the exact YAML node that is wrong.
+
+Text fields hold Markdown (inline markup and fenced code). Raw HTML in them is text, never markup:
+every renderer escapes it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+SCHEMA_BASE = "https://exam-prep.invalid/schema"  # a name, not an address: schemas ship in `schema/`
+
+
+def _absolute_http_url(value: str) -> str:
+    """Accept only absolute http(s) addresses: a `javascript:` or `file:` link must never reach a reader."""
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError("must be an absolute http:// or https:// address")
+    if any(ch.isspace() for ch in value):
+        raise ValueError("must not contain spaces (percent-encode them as %20)")
+    return value
+
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Markdown = Annotated[str, StringConstraints(min_length=1), Field(description="Markdown, inline markup.")]
+HttpUrl = Annotated[
+    str,
+    AfterValidator(_absolute_http_url),
+    Field(description="An absolute http:// or https:// address.", json_schema_extra={"format": "uri"}),
+]
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+$")]
+ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+
+
+class Strict(BaseModel):
+    """Base of every model: unknown keys are errors, and models are immutable once loaded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ReviewPolicy(Strict):
+    """How long a review date stays fresh."""
+
+    max_age_days: int = Field(
+        gt=0, le=3650, description="A `reviewed` date older than this many days is stale (a warning; an error under --strict)."
+    )
+
+
+class Section(Strict):
+    """One section of the exam's official outline."""
+
+    number: int = Field(ge=1, description="The section number in the vendor's outline; objective ids start with it (6 -> 6.1).")
+    title: Text = Field(description="The section title as the vendor writes it.")
+    weight: int = Field(ge=0, le=100, description="Percent of the exam this section accounts for, 0-100.")
+
+
+class Exam(Strict):
+    """`exam.yaml`: the exam as a whole."""
+
+    id: Slug = Field(description="Stable id of the exam, lower case with dashes (e.g. nca-genm); used in output paths and note ids.")
+    code: Text = Field(description="The vendor's exam code, e.g. NCA-GENM.")
+    title: Text = Field(description="The exam's full title.")
+    vendor: Text = Field(description="Whose documentation the quotes come from; shown as 'What <vendor> says'.")
+    exam_page: HttpUrl = Field(description="The vendor's page for the exam, where the objective list is published.")
+    reviewed: dt.date = Field(description="When the exam page's objective list was last checked (YYYY-MM-DD).")
+    review_policy: ReviewPolicy = Field(description="How long review dates stay fresh.")
+    sections: list[Section] = Field(min_length=1, description="The sections this content covers.")
+    notes: Markdown | None = Field(default=None, description="Anything an author or reader should know about this content (numbering, scope).")
+
+
+class Citation(Strict):
+    """A short quote from a page, with the page's address: the evidence behind a key point."""
+
+    url: HttpUrl = Field(description="Address of the quoted page.")
+    title: Text = Field(description="Title of the quoted page, as it shows it.")
+    quote: Text = Field(description="The page's own words; mark a cut with an ellipsis (...).")
+    publisher: Text | None = Field(default=None, description="Who publishes the page, when not the exam's vendor (e.g. PyTorch).")
+
+
+class KeyPoint(Strict):
+    """One thing a candidate must know, in the author's words, backed by citations."""
+
+    id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-tensor-core-alignment); keeps notes and links stable across edits.")
+    text: Markdown = Field(description="The point, in Markdown.")
+    citations: list[Citation] = Field(default_factory=list, description="Quotes that back the point; a point without one is a warning.")
+
+
+class Term(Strict):
+    """A key term with its definition; feeds the glossary, term cards and generated questions."""
+
+    term: Text = Field(description="The term, as a reader would look it up; unique in the exam (case-insensitive).")
+    definition: Markdown = Field(description="One or two sentences, in Markdown, without repeating the term.")
+
+
+class Example(Strict):
+    """A worked example: code that was run and the output it printed."""
+
+    title: Text = Field(description="What the example shows.")
+    language: Slug = Field(default="python", description="Language of the code, for highlighting.")
+    code: Text = Field(description="The code, as run.")
+    output: Text = Field(description="What it printed, verbatim.")
+    note: Markdown | None = Field(default=None, description="What to take from the output, in Markdown.")
+
+
+class Lab(Strict):
+    """A hands-on exercise elsewhere ('Try it')."""
+
+    title: Text = Field(description="Name of the lab.")
+    url: HttpUrl = Field(description="Where the lab is.")
+
+
+QuestionType = Literal["single", "multiple", "true_false", "short_answer"]
+
+
+class Question(Strict):
+    """A practice question. Which of `options` / `answer` it needs depends on `type` (see pipeline/checks.py).
+
+    - single: 2-6 `options`, `answer` is the text of the one correct option.
+    - multiple: 2-6 `options`, `answer` is a list of the correct options' texts (at least one).
+    - true_false: no `options`, `answer` is true or false.
+    - short_answer: no `options`, `answer` is the model answer.
+    """
+
+    id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-q1).")
+    type: QuestionType = Field(description="single | multiple | true_false | short_answer.")
+    stem: Markdown = Field(description="The question, in Markdown.")
+    options: list[Text] = Field(default_factory=list, description="Choices for single and multiple questions, in display order.")
+    answer: bool | Text | list[Text] = Field(description="The correct option text (single), option texts (multiple), true/false, or a model answer (short_answer).")
+    explanation: Markdown = Field(description="Why the answer is right, in Markdown.")
+    difficulty: Literal["easy", "medium", "hard"] = Field(default="medium", description="How hard the question is.")
+    key_points: list[ItemId] = Field(default_factory=list, description="Ids of the key points (any objective of the exam) whose citations back this question.")
+
+
+class Objective(Strict):
+    """One objective file: everything a candidate needs for one exam objective."""
+
+    id: ObjectiveId = Field(description="Objective number, quoted (\"6.1\"); its first part is the section number.")
+    title: Text = Field(description="The objective's title.")
+    summary: Markdown = Field(description="One line on what the objective covers, in Markdown.")
+    reviewed: dt.date = Field(description="When this objective's content was last checked against its sources (YYYY-MM-DD).")
+    key_points: list[KeyPoint] = Field(min_length=1, description="The points to know.")
+    terms: list[Term] = Field(default_factory=list, description="Key terms introduced here.")
+    examples: list[Example] = Field(default_factory=list, description="Worked examples with their printed output.")
+    labs: list[Lab] = Field(default_factory=list, description="Hands-on exercises ('Try it').")
+    questions: list[Question] = Field(default_factory=list, description="Practice questions.")
