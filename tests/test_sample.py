@@ -1,0 +1,169 @@
+"""The committed sample: it validates cleanly, and each fault of the foundation issue, made in a copy
+of it, is reported on the exact line of the node that is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.yamlsource import load_yaml
+from tests.conftest import SAMPLE, TODAY
+
+OBJECTIVES = sorted((SAMPLE / "nca-genm").rglob("6.*.yaml"))
+
+
+def set_value(file: Path, path: tuple, value: str) -> int:
+    """Rewrite the value at `path` (a block scalar's continuation lines too); return its 1-based line."""
+    key = load_yaml(file).keys[path]
+    lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
+    index, indent = key.line - 1, key.col - 1
+    prefix = lines[index][:indent]
+    end = index + 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip(" ")) > indent):
+        end += 1  # lines of a multi-line value belong to it
+    lines[index:end] = [f"{prefix}{path[-1]}: {value}\n"]
+    file.write_text("".join(lines), encoding="utf-8")
+    return key.line
+
+
+def rename_key(file: Path, path: tuple, new_key: str) -> int:
+    key = load_yaml(file).keys[path]
+    lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
+    line = lines[key.line - 1]
+    lines[key.line - 1] = line[: key.col - 1] + new_key + line[key.col - 1 + len(str(path[-1])):]
+    file.write_text("".join(lines), encoding="utf-8")
+    return key.line
+
+
+def first_path(file: Path, predicate) -> tuple:
+    """The path of the first question in `file` that `predicate(question_dict)` accepts."""
+    doc = load_yaml(file)
+    index = next(i for i, q in enumerate(doc.data["questions"]) if predicate(q))
+    return ("questions", index)
+
+
+def validate(run_cli, sources: Path, *extra: str):
+    return run_cli("validate", "--sources", "sources", "--today", TODAY, *extra, cwd=sources.parent)
+
+
+def copy_of(sample_copy: Path, original: Path) -> Path:
+    return sample_copy / original.relative_to(SAMPLE)
+
+
+def test_sample_validates_without_errors_or_warnings(run_cli):
+    result = run_cli("validate", "--today", TODAY, cwd=SAMPLE.parent)
+    assert (result.code, result.lines) == (0, [])
+    assert "1 exam(s), 4 objective(s): 0 error(s), 0 warning(s)" in result.err
+
+
+def test_sample_has_four_objectives_with_five_questions_of_all_types():
+    import datetime as dt
+
+    from pipeline.validate import validate as run_validate
+
+    content = run_validate(SAMPLE, dt.date.fromisoformat(TODAY)).exams[0]
+    assert [o.id for o in content.objectives] == ["6.1", "6.2", "6.3", "6.4"]
+    for objective in content.objectives:
+        assert len(objective.questions) >= 5, objective.id
+    assert {q.type for _, q in content.questions()} == {"single", "multiple", "true_false", "short_answer"}
+
+
+def _break_broken_yaml(file: Path) -> tuple[int, str]:
+    line = set_value(file, ("title",), "Efficiency: versus accuracy")
+    return line, "invalid YAML: mapping values are not allowed here"
+
+
+def _break_misspelt_key(file: Path) -> tuple[int, str]:
+    return rename_key(file, ("title",), "titel"), "titel: unknown key 'titel'; did you mean 'title'?"
+
+
+def _break_reused_question_id(file: Path) -> tuple[int, str]:
+    first = load_yaml(file).data["questions"][0]["id"]
+    return set_value(file, ("questions", 1, "id"), first), "questions[1].id: question id is already used at"
+
+
+def _break_future_review(file: Path) -> tuple[int, str]:
+    return set_value(file, ("reviewed",), "2027-01-15"), "reviewed: 2027-01-15 is after today (2026-11-29)"
+
+
+def _break_impossible_date(file: Path) -> tuple[int, str]:
+    return set_value(file, ("reviewed",), "2026-02-30"), "reviewed: '2026-02-30' is not a real calendar date"
+
+
+def _break_javascript_url(file: Path) -> tuple[int, str]:
+    line = set_value(file, ("key_points", 0, "citations", 0, "url"), "javascript:alert(1)")
+    return line, "key_points[0].citations[0].url: must be an absolute http:// or https:// address, got 'javascript:alert(1)'"
+
+
+def _break_empty_quote(file: Path) -> tuple[int, str]:
+    return set_value(file, ("key_points", 0, "citations", 0, "quote"), '""'), "key_points[0].citations[0].quote: must not be empty"
+
+
+def _break_single_answer(file: Path) -> tuple[int, str]:
+    path = first_path(file, lambda q: q["type"] == "single")
+    line = set_value(file, path + ("answer",), "Not one of the options")
+    return line, f"questions[{path[1]}].answer: 'Not one of the options' is not one of the options"
+
+
+FAULTS = {
+    "broken_yaml": _break_broken_yaml,
+    "misspelt_key": _break_misspelt_key,
+    "reused_question_id": _break_reused_question_id,
+    "review_after_today": _break_future_review,
+    "impossible_date": _break_impossible_date,
+    "javascript_url": _break_javascript_url,
+    "empty_quote": _break_empty_quote,
+    "single_answer_not_an_option": _break_single_answer,
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+@pytest.mark.parametrize("objective", OBJECTIVES, ids=lambda p: p.name.split("-")[0])
+def test_fault_in_sample_is_reported_on_its_line(run_cli, sample_copy, fault, objective):
+    file = copy_of(sample_copy, objective)
+    line, message = FAULTS[fault](file)
+    result = validate(run_cli, sample_copy)
+    assert result.code == 1
+    shown = f"sources/{file.relative_to(sample_copy)}"
+    hits = [out for out in result.lines if out.startswith(f"{shown}:{line}:") and message in out and ": error: " in out]
+    assert hits, f"expected an error at {shown}:{line} containing {message!r}, got:\n" + "\n".join(result.lines)
+
+
+def test_three_faults_in_three_files_in_one_run(run_cli, sample_copy):
+    faults = [_break_misspelt_key, _break_javascript_url, _break_single_answer]
+    expected = []
+    for objective, fault in zip(OBJECTIVES, faults, strict=False):
+        file = copy_of(sample_copy, objective)
+        line, message = fault(file)
+        expected.append((f"sources/{file.relative_to(sample_copy)}:{line}:", message))
+    result = validate(run_cli, sample_copy)
+    assert result.code == 1
+    for prefix, message in expected:
+        assert any(out.startswith(prefix) and message in out for out in result.lines), (prefix, message, result.lines)
+
+
+def test_two_year_old_review_warns_and_fails_under_strict(run_cli, sample_copy):
+    file = copy_of(sample_copy, OBJECTIVES[0])
+    line = set_value(file, ("reviewed",), "2024-11-29")
+    expected = f"sources/{file.relative_to(sample_copy)}:{line}:11: warning: reviewed: last reviewed 2024-11-29, 730 days ago"
+    relaxed = validate(run_cli, sample_copy)
+    assert relaxed.code == 0
+    assert [out for out in relaxed.lines if out.startswith(expected)], relaxed.lines
+    strict = validate(run_cli, sample_copy, "--strict")
+    assert strict.code == 1
+    assert any(": error: reviewed: last reviewed 2024-11-29" in out for out in strict.lines)
+
+
+def test_build_without_renderers_says_so_and_writes_nothing(run_cli, sample_copy, tmp_path):
+    result = run_cli("build", "--sources", str(sample_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
+    assert result.code == 0
+    assert "nothing to render yet" in result.err
+
+
+def test_build_with_errors_exits_1(run_cli, sample_copy, tmp_path):
+    _break_misspelt_key(copy_of(sample_copy, OBJECTIVES[0]))
+    result = run_cli("build", "--sources", str(sample_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
+    assert result.code == 1
+    assert "not built" in result.err
+    assert not (tmp_path / "out").exists()

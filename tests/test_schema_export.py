@@ -1,0 +1,34 @@
+"""The committed JSON Schemas match the models, and every sample file points editors at its schema."""
+
+from __future__ import annotations
+
+import json
+
+from pipeline.schema_export import SCHEMA_DIR, SCHEMAS, stale_schemas
+from tests.conftest import SAMPLE
+
+
+def test_committed_schemas_are_up_to_date():
+    assert stale_schemas() == [], "run `make schema` and commit the result"
+
+
+def test_stale_schema_is_detected(tmp_path):
+    for name in SCHEMAS:
+        (tmp_path / name).write_text((SCHEMA_DIR / name).read_text(encoding="utf-8").replace('"title"', '"titel"', 1), encoding="utf-8")
+    assert stale_schemas(tmp_path) == sorted(SCHEMAS, key=list(SCHEMAS).index)
+
+
+def test_objective_schema_forbids_unknown_keys():
+    schema = json.loads((SCHEMA_DIR / "objective.schema.json").read_text(encoding="utf-8"))
+    assert schema["additionalProperties"] is False
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert all(prop.get("description") for prop in schema["properties"].values())
+
+
+def test_sample_files_declare_their_schema():
+    for path in sorted(SAMPLE.rglob("*.yaml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        name = "exam" if path.name == "exam.yaml" else "objective"
+        assert first.startswith("# yaml-language-server: $schema=") and first.endswith(f"schema/{name}.schema.json"), path
+        target = (path.parent / first.split("$schema=")[1]).resolve()
+        assert target == SCHEMA_DIR / f"{name}.schema.json"
