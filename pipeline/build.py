@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.content import ExamContent
+from pipeline.lock import CitationLock
 from pipeline.render import RENDERERS, RenderContext
 from pipeline.today import source_date_epoch
 
@@ -28,7 +29,8 @@ def source_date(content: ExamContent) -> dt.datetime:
 
 def _render_exam(content: ExamContent, out: Path, staging: Path) -> list[Path]:
     final_dir = out / content.exam.id
-    ctx = RenderContext(content, staging, source_date(content), final_dir if final_dir.is_dir() else None)
+    lock = CitationLock.load(content.folder)
+    ctx = RenderContext(content, staging, source_date(content), lock, final_dir if final_dir.is_dir() else None)
     written: list[Path] = []
     for render in RENDERERS.values():
         written.extend(render(ctx))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.content import ExamContent
+from pipeline.lock import CitationLock
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class RenderContext:
     content: ExamContent
     out_dir: Path  # the staging folder for this exam: write here, never into the final folder
     source_date: dt.datetime  # the build's date, from SOURCE_DATE_EPOCH or the sources, never the clock
+    lock: CitationLock  # each quote's check status and date (offline; `lock.entry(url, quote)`)
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
 
 
