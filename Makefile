@@ -28,10 +28,10 @@ golden: $(STAMP)
 	UPDATE_GOLDEN=1 $(PY) -m pytest -q -k golden
 
 bench: $(STAMP)
-	$(PY) -m pipeline.bench $(ARGS)
+	$(PY) -m bench $(ARGS)
 
 lint: $(STAMP)
-	$(PY) -m ruff check pipeline schema tests
+	$(PY) -m ruff check pipeline schema tests bench
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache
