@@ -1,7 +1,9 @@
-"""`build`: validate, then run every renderer into a staging folder and move the outputs into place.
+"""`build`: validate, then run every renderer whose inputs changed into a staging folder, and move the
+outputs into place.
 
 Nothing is replaced unless everything succeeded: a content error, or a renderer failing for any
-exam, leaves the previous outputs as they were.
+exam, leaves the previous outputs as they were. A renderer whose inputs did not change since the last
+build is skipped and its files are left alone (see pipeline/incremental.py); `force` redoes all.
 """
 
 from __future__ import annotations
@@ -10,12 +12,17 @@ import datetime as dt
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline import render as registry
 from pipeline.content import ExamContent
+from pipeline.incremental import BuildState, code_and_template_digest, input_digest
 from pipeline.lock import CitationLock
-from pipeline.render import RENDERERS, RenderContext
 from pipeline.today import source_date_epoch
+
+RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
 
 
 def source_date(content: ExamContent) -> dt.datetime:
@@ -27,32 +34,53 @@ def source_date(content: ExamContent) -> dt.datetime:
     return dt.datetime.combine(latest, dt.time(), tzinfo=dt.UTC)
 
 
-def _render_exam(content: ExamContent, out: Path, staging: Path) -> list[Path]:
+@dataclass
+class BuildResult:
+    written: list[Path] = field(default_factory=list)  # final paths replaced by this build
+    unchanged: list[Path] = field(default_factory=list)  # outputs left alone: their inputs did not change
+
+
+@dataclass
+class _Staged:
+    moves: list[tuple[Path, Path]] = field(default_factory=list)
+    states: list[BuildState] = field(default_factory=list)
+
+
+def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mapping[str, str], force: bool,
+                 staged: _Staged, result: BuildResult) -> None:
     final_dir = out / content.exam.id
-    lock = CitationLock.load(content.folder)
-    ctx = RenderContext(content, staging, source_date(content), lock, final_dir if final_dir.is_dir() else None)
-    written: list[Path] = []
-    for render in RENDERERS.values():
-        written.extend(render(ctx))
-    return written
+    ctx = registry.RenderContext(content, staging, source_date(content), CitationLock.load(content.folder),
+                                 final_dir if final_dir.is_dir() else None, options)
+    state, shared = BuildState.load(out, content.exam.id), code_and_template_digest()
+    for name, entry in RENDERERS.items():
+        digest = input_digest(content.folder, name, dict(options), shared)
+        if not force and state.is_fresh(name, digest, final_dir):
+            result.unchanged.extend(final_dir / f for f in state.renderers[name]["files"])
+            continue
+        paths = registry.load(entry)(ctx)
+        state.record(name, digest, [str(p.relative_to(staging)) for p in paths])
+        staged.moves.extend((p, final_dir / p.relative_to(staging)) for p in paths)
+    staged.states.append(state)
 
 
-def build(exams: list[ExamContent], out: Path) -> list[Path]:
-    """Render every exam; return the final paths written (empty when no renderer is registered)."""
+def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False) -> BuildResult:
+    """Render every exam; return what was written and what was left unchanged."""
+    result, staged = BuildResult(), _Staged()
     if not RENDERERS:
-        return []
+        return result
     out.mkdir(parents=True, exist_ok=True)
-    stagings: dict[str, Path] = {}
+    stagings: list[Path] = []
     try:
-        staged: list[tuple[Path, Path]] = []
         for content in exams:
-            staging = stagings[content.exam.id] = Path(tempfile.mkdtemp(prefix=f".{content.exam.id}-", dir=out))
-            for path in _render_exam(content, out, staging):
-                staged.append((path, out / content.exam.id / path.relative_to(staging)))
-        for source, target in staged:  # only now, with every output complete, replace the old ones
+            stagings.append(Path(tempfile.mkdtemp(prefix=f".{content.exam.id}-", dir=out)))
+            _render_exam(content, out, stagings[-1], options or {}, force, staged, result)
+        for source, target in staged.moves:  # only now, with every output complete, replace the old ones
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(source, target)
-        return [target for _, target in staged]
+            result.written.append(target)
+        for state in staged.states:
+            state.save()
+        return result
     finally:
-        for staging in stagings.values():
+        for staging in stagings:
             shutil.rmtree(staging, ignore_errors=True)

@@ -31,10 +31,10 @@ def _fails(ctx: RenderContext):
 
 def test_outputs_move_into_place(make_sources, tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "RENDERERS", {"a": _writes("a.txt", "new"), "b": _writes("b.txt", "new")})
-    written = build_module.build(_content(make_sources), tmp_path / "out")
-    assert sorted(p.name for p in written) == ["a.txt", "b.txt"]
+    result = build_module.build(_content(make_sources), tmp_path / "out")
+    assert sorted(p.name for p in result.written) == ["a.txt", "b.txt"]
     assert (tmp_path / "out" / "demo" / "a.txt").read_text() == "new"
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["demo"]  # no staging folder left
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".state", "demo"]  # no staging folder left
 
 
 def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch):
@@ -45,7 +45,7 @@ def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch
     with pytest.raises(RuntimeError):
         build_module.build(_content(make_sources), tmp_path / "out")
     assert old.read_text() == "old"
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["demo"]
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["demo"]  # no staging folder, no state saved
 
 
 def test_source_date_defaults_to_latest_review(make_sources, monkeypatch):
@@ -54,3 +54,37 @@ def test_source_date_defaults_to_latest_review(make_sources, monkeypatch):
     assert build_module.source_date(content) == dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798156800")
     assert build_module.source_date(content) == dt.datetime(2026, 12, 25, tzinfo=dt.UTC)
+
+
+class _Counting:
+    """A renderer that counts its runs, to see which builds redo it."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.runs = name, 0
+
+    def __call__(self, ctx: RenderContext):
+        self.runs += 1
+        return _writes(self.name, f"run {self.runs}")(ctx)
+
+
+def test_unchanged_inputs_skip_the_renderer_and_leave_the_file_alone(make_sources, tmp_path, monkeypatch):
+    renderer = _Counting("a.txt")
+    monkeypatch.setattr(build_module, "RENDERERS", {"a": renderer})
+    sources, out = make_sources("valid"), tmp_path / "out"
+    exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
+    build_module.build(exams, out)
+    first = (out / "demo" / "a.txt").stat()
+    again = build_module.build(exams, out)
+    assert (renderer.runs, again.written, [p.name for p in again.unchanged]) == (1, [], ["a.txt"])
+    assert (out / "demo" / "a.txt").stat().st_mtime_ns == first.st_mtime_ns
+
+    (sources / "demo" / "valid.yaml").write_text((sources / "demo" / "valid.yaml").read_text() + "\n# an edit\n")
+    build_module.build(exams, out)
+    assert renderer.runs == 2  # a source changed
+    build_module.build(exams, out, force=True)
+    assert renderer.runs == 3
+    build_module.build(exams, out, options={"paper": "letter"})
+    assert renderer.runs == 4  # an option changed
+    (out / "demo" / "a.txt").unlink()
+    build_module.build(exams, out, options={"paper": "letter"})
+    assert (renderer.runs, (out / "demo" / "a.txt").read_text()) == (5, "run 5")  # an output went missing

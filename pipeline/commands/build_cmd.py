@@ -16,6 +16,7 @@ HELP = "validate, then write OUT/<exam>/study-guide.pdf, deck.apkg and bank.json
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_options(parser)
     parser.add_argument("--out", type=Path, default=Path("build"), metavar="DIR", help="the output folder (default: build)")
+    parser.add_argument("--force", action="store_true", help="rebuild every output, even those whose inputs did not change")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,9 +24,11 @@ def run(args: argparse.Namespace) -> int:
     if not result.ok:
         print("build: not built: fix the errors above; earlier outputs were left as they were", file=sys.stderr)
         return 1
-    written = build(result.exams, args.out)
-    if not written:
+    built = build(result.exams, args.out, force=args.force)
+    if not built.written and not built.unchanged:
         print("build: the sources are valid; nothing to render yet (no renderer has landed)", file=sys.stderr)
-    for path in written:
+    for path in built.written:
         print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
+    for path in built.unchanged:
+        print(f"unchanged {os.path.relpath(path)} (inputs did not change; --force rebuilds)", file=sys.stderr)
     return 0

@@ -3,13 +3,17 @@
 A renderer reads only the validated content in its `RenderContext` (never YAML), writes only under
 `ctx.out_dir`, each path once, and returns the paths it wrote. The build runs all of them into a
 staging folder and moves their files into place only when every one succeeded.
+
+RENDERERS names each renderer's module rather than importing it, so that a build with nothing to
+redo never pays for importing weasyprint or genanki.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.content import ExamContent
@@ -23,9 +27,15 @@ class RenderContext:
     source_date: dt.datetime  # the build's date, from SOURCE_DATE_EPOCH or the sources, never the clock
     lock: CitationLock  # each quote's check status and date (offline; `lock.entry(url, quote)`)
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
+    options: Mapping[str, str] = field(default_factory=dict)  # build options, e.g. {"paper": "a4"}
 
 
 Renderer = Callable[[RenderContext], list[Path]]
 
-# name -> renderer; the order is the order they run in. Renderers land here as their issues do.
-RENDERERS: dict[str, Renderer] = {}
+# name -> the module whose `render` writes that output (or the function itself); run in this order.
+RENDERERS: dict[str, str | Renderer] = {}
+
+
+def load(entry: str | Renderer) -> Renderer:
+    """The render function behind a RENDERERS entry, importing its module on first use."""
+    return importlib.import_module(entry).render if isinstance(entry, str) else entry
