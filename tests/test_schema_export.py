@@ -32,3 +32,24 @@ def test_sample_files_declare_their_schema():
         assert first.startswith("# yaml-language-server: $schema=") and first.endswith(f"schema/{name}.schema.json"), path
         target = (path.parent / first.split("$schema=")[1]).resolve()
         assert target == SCHEMA_DIR / f"{name}.schema.json"
+
+
+def test_sample_files_validate_against_the_json_schemas_editors_use():
+    """What the editor's schema accepts and what the loader accepts agree on the sample."""
+    import jsonschema
+
+    from pipeline.yamlsource import load_yaml
+
+    for path in sorted(SAMPLE.rglob("*.yaml")):
+        name = "exam" if path.name == "exam.yaml" else "objective"
+        schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+        jsonschema.validate(load_yaml(path).data, schema, format_checker=jsonschema.FormatChecker())
+
+
+def test_json_schema_rejects_a_misspelt_key():
+    import jsonschema
+    import pytest
+
+    schema = json.loads((SCHEMA_DIR / "exam.schema.json").read_text(encoding="utf-8"))
+    with pytest.raises(jsonschema.ValidationError, match="titel"):
+        jsonschema.validate({"titel": "x"}, schema)
