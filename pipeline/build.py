@@ -27,17 +27,17 @@ def source_date(content: ExamContent) -> dt.datetime:
     return dt.datetime.combine(latest, dt.time(), tzinfo=dt.UTC)
 
 
-def _render_exam(content: ExamContent, out: Path, staging: Path) -> list[Path]:
+def _render_exam(content: ExamContent, out: Path, staging: Path, paper: str) -> list[Path]:
     final_dir = out / content.exam.id
     lock = CitationLock.load(content.folder)
-    ctx = RenderContext(content, staging, source_date(content), lock, final_dir if final_dir.is_dir() else None)
+    ctx = RenderContext(content, staging, source_date(content), lock, final_dir if final_dir.is_dir() else None, paper)
     written: list[Path] = []
     for render in RENDERERS.values():
         written.extend(render(ctx))
     return written
 
 
-def build(exams: list[ExamContent], out: Path) -> list[Path]:
+def build(exams: list[ExamContent], out: Path, paper: str = "a4") -> list[Path]:
     """Render every exam; return the final paths written (empty when no renderer is registered)."""
     if not RENDERERS:
         return []
@@ -47,7 +47,7 @@ def build(exams: list[ExamContent], out: Path) -> list[Path]:
         staged: list[tuple[Path, Path]] = []
         for content in exams:
             staging = stagings[content.exam.id] = Path(tempfile.mkdtemp(prefix=f".{content.exam.id}-", dir=out))
-            for path in _render_exam(content, out, staging):
+            for path in _render_exam(content, out, staging, paper):
                 staged.append((path, out / content.exam.id / path.relative_to(staging)))
         for source, target in staged:  # only now, with every output complete, replace the old ones
             target.parent.mkdir(parents=True, exist_ok=True)

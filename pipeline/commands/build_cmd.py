@@ -10,12 +10,14 @@ from pathlib import Path
 from pipeline.build import build
 from pipeline.commands.common import add_source_options, validate_and_report
 
+PAPERS = ("a4", "letter")  # CSS page size names, as weasyprint takes them
 HELP = "validate, then write OUT/<exam>/study-guide.pdf, deck.apkg and bank.json"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_options(parser)
     parser.add_argument("--out", type=Path, default=Path("build"), metavar="DIR", help="the output folder (default: build)")
+    parser.add_argument("--paper", choices=PAPERS, default="a4", type=str.lower, help="page size of the study guide (default: a4)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     if not result.ok:
         print("build: not built: fix the errors above; earlier outputs were left as they were", file=sys.stderr)
         return 1
-    written = build(result.exams, args.out)
+    written = build(result.exams, args.out, paper=args.paper)
     if not written:
         print("build: the sources are valid; nothing to render yet (no renderer has landed)", file=sys.stderr)
     for path in written:

@@ -23,6 +23,7 @@ class RenderContext:
     source_date: dt.datetime  # the build's date, from SOURCE_DATE_EPOCH or the sources, never the clock
     lock: CitationLock  # each quote's check status and date (offline; `lock.entry(url, quote)`)
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
+    paper: str = "a4"  # page size of printed outputs (`build --paper`): a CSS page size name, "a4" or "letter"
 
 
 Renderer = Callable[[RenderContext], list[Path]]
