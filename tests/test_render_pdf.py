@@ -169,11 +169,11 @@ def test_source_date_epoch_pins_the_pdf_bytes(sample, tmp_path, monkeypatch):
     assert reader.metadata["/CreationDate"].startswith("D:20261225000000")
 
 
-def test_letter_paper(sample, tmp_path):
-    html = guide_html(context(sample, tmp_path, paper="letter"))
-    assert "<style>@page { size: letter; }</style>" in html
-    reader = render_into(sample, tmp_path, paper="letter")
-    assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [612, 792]
+def test_build_paper_letter(run_cli, tmp_path):
+    result = run_cli("build", "--sources", str(SAMPLE), "--today", TODAY, "--out", str(tmp_path), "--paper", "letter")
+    assert result.code == 0, result.err
+    reader = PdfReader(tmp_path / "nca-genm" / "study-guide.pdf")
+    assert {tuple(round(float(v)) for v in page.mediabox[2:]) for page in reader.pages} == {(612, 792)}
 
 
 def test_markup_in_a_key_point_prints_as_text_and_embeds_nothing(sample_copy, tmp_path):
