@@ -50,7 +50,7 @@ def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mappin
                  staged: _Staged, result: BuildResult) -> None:
     final_dir = out / content.exam.id
     ctx = registry.RenderContext(content, staging, source_date(content), CitationLock.load(content.folder),
-                                 final_dir if final_dir.is_dir() else None, options)
+                                 final_dir if final_dir.is_dir() else None, **options)
     state, shared = BuildState.load(out, content.exam.id), code_and_template_digest()
     for name, entry in RENDERERS.items():
         digest = input_digest(content.folder, name, dict(options), shared)
@@ -64,7 +64,10 @@ def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mappin
 
 
 def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False) -> BuildResult:
-    """Render every exam; return what was written and what was left unchanged."""
+    """Render every exam; return what was written and what was left unchanged.
+
+    `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); they are
+    part of every output's inputs, so changing one rebuilds."""
     result, staged = BuildResult(), _Staged()
     if not RENDERERS:
         return result

@@ -10,6 +10,8 @@ from pathlib import Path
 from pipeline.build import build
 from pipeline.commands.common import add_source_options, validate_and_report
 
+PAPERS = ("a4", "letter")  # CSS page size names, as weasyprint takes them
+
 HELP = "validate, then write OUT/<exam>/study-guide.pdf, deck.apkg and bank.json"
 
 
@@ -17,6 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_options(parser)
     parser.add_argument("--out", type=Path, default=Path("build"), metavar="DIR", help="the output folder (default: build)")
     parser.add_argument("--force", action="store_true", help="rebuild every output, even those whose inputs did not change")
+    parser.add_argument("--paper", choices=PAPERS, default="a4", type=str.lower, help="page size of the study guide (default: a4)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if not result.ok:
         print("build: not built: fix the errors above; earlier outputs were left as they were", file=sys.stderr)
         return 1
-    built = build(result.exams, args.out, force=args.force)
+    built = build(result.exams, args.out, options={"paper": args.paper}, force=args.force)
     if not built.written and not built.unchanged:
         print("build: the sources are valid; nothing to render yet (no renderer has landed)", file=sys.stderr)
     for path in built.written:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.content import ExamContent
@@ -27,13 +27,15 @@ class RenderContext:
     source_date: dt.datetime  # the build's date, from SOURCE_DATE_EPOCH or the sources, never the clock
     lock: CitationLock  # each quote's check status and date (offline; `lock.entry(url, quote)`)
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
-    options: Mapping[str, str] = field(default_factory=dict)  # build options, e.g. {"paper": "a4"}
+    paper: str = "a4"  # page size of printed outputs (`build --paper`): a CSS page size name, "a4" or "letter"
 
 
 Renderer = Callable[[RenderContext], list[Path]]
 
 # name -> the module whose `render` writes that output (or the function itself); run in this order.
-RENDERERS: dict[str, str | Renderer] = {}
+RENDERERS: dict[str, str | Renderer] = {
+    "pdf": "pipeline.render.pdf",
+}
 
 
 def load(entry: str | Renderer) -> Renderer:

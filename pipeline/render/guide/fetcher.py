@@ -1,0 +1,47 @@
+"""The only way weasyprint may load anything while it renders the study guide.
+
+weasyprint fetches every stylesheet, image and font an HTML document names. The guide's HTML is
+built from source text, so the fetcher is the last line of defence: it serves files under
+`templates/` and refuses everything else (other local files, http(s), data: URIs), so that no
+source, however it got markup into the page, can make the PDF read a local file or reach the network.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+
+
+class RefusedFetch(ValueError):
+    """A resource outside the project's templates was asked for; weasyprint logs it and skips it."""
+
+
+class TemplateOnlyFetcher(URLFetcher):
+    """A weasyprint URL fetcher confined to one folder (a URLFetcher subclass, as weasyprint 70 expects)."""
+
+    def __init__(self, root: Path = TEMPLATES) -> None:
+        super().__init__(allowed_protocols=("file",))
+        self.root = root.resolve()
+
+    def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
+        path = self.allowed_path(url)
+        return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": _media_type(path)})
+
+    def allowed_path(self, url: str) -> Path:
+        """The file `url` names, when it is a file under the root; else RefusedFetch."""
+        parts = urlsplit(url)
+        if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+            raise RefusedFetch(f"refused {url[:80]!r}: the study guide loads only its own template files")
+        path = Path(unquote(parts.path)).resolve()  # resolve: `..` and symlinks cannot lead out
+        if not path.is_relative_to(self.root) or not path.is_file():
+            raise RefusedFetch(f"refused {url[:80]!r}: not a file under {self.root}")
+        return path
+
+
+def _media_type(path: Path) -> str:
+    # weasyprint reads a stylesheet only when it is served as text/css
+    return {".css": "text/css", ".woff2": "font/woff2", ".ttf": "font/ttf", ".svg": "image/svg+xml"}.get(path.suffix, "application/octet-stream")

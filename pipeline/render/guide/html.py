@@ -1,0 +1,47 @@
+"""The study guide's HTML: `templates/guide/*.html.j2` filled in from a `Guide`.
+
+Escaping happens here and only here. Jinja autoescapes every value; the one way source text becomes
+markup is the `markdown` filter, which goes through pipeline/markdown.py (raw HTML off, images off)
+and marks its result safe. Anything else a source contains, `<script>` included, prints as text.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import jinja2
+from markupsafe import Markup
+
+from pipeline.markdown import to_html, to_inline_html
+from pipeline.render.guide.context import Guide
+from pipeline.render.guide.fetcher import TEMPLATES
+
+GUIDE_TEMPLATES = TEMPLATES / "guide"
+STYLESHEET = GUIDE_TEMPLATES / "guide.css"
+
+
+def markdown(text: str) -> Markup:
+    return Markup(to_html(text))  # safe by construction: pipeline/markdown.py escapes raw HTML
+
+
+def markdown_inline(text: str) -> Markup:
+    return Markup(to_inline_html(text))  # likewise
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(GUIDE_TEMPLATES),
+        autoescape=True,  # every template, whatever its name: all of them are HTML
+        undefined=jinja2.StrictUndefined,  # a misspelt field is an error, not an empty string in print
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(markdown=markdown, inline=markdown_inline)
+    return env
+
+
+def render_html(guide: Guide) -> str:
+    """The complete HTML document weasyprint prints; its stylesheet is linked relative to templates/guide/."""
+    return environment().get_template("guide.html.j2").render(guide=guide, stylesheet=STYLESHEET.name)
