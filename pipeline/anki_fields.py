@@ -81,21 +81,24 @@ INSTRUCTIONS = {
 }
 
 
-def options_html(question: Question) -> str:
-    """Options lettered A, B, C... (letters the answer refers to); empty for true/false and short answers."""
-    if not question.options:
-        return ""
-    return "".join(f"<li>{inline_html(option)}</li>" for option in question.options).join(('<ol type="A">', "</ol>"))
+def option_htmls(question: Question) -> list[str]:
+    """Each option rendered once: both the options list and the answer show them."""
+    return [inline_html(option) for option in question.options]
 
 
-def answer_html(question: Question) -> str:
+def options_html(options: list[str]) -> str:
+    """Rendered options lettered A, B, C... (letters the answer refers to); empty for true/false and short answers."""
+    return "".join(f"<li>{option}</li>" for option in options).join(('<ol type="A">', "</ol>")) if options else ""
+
+
+def answer_html(question: Question, options: list[str]) -> str:
     """The correct option(s) with their letters, or True / False; empty for short answers (see model_answer_html)."""
     if question.type == "short_answer":
         return ""
     if question.type == "true_false":
         return "True" if question.answer is True else "False"
     correct = question.answer if isinstance(question.answer, list) else [question.answer]
-    lines = [f"{chr(ord('A') + i)}. {inline_html(o)}" for i, o in enumerate(question.options) if o in correct]
+    lines = [f"{chr(ord('A') + i)}. {html}" for i, (o, html) in enumerate(zip(question.options, options, strict=True)) if o in correct]
     return lines[0] if len(lines) == 1 else "".join(f"<li>{line}</li>" for line in lines).join(("<ul>", "</ul>"))
 
 

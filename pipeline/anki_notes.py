@@ -78,8 +78,9 @@ def term_note(place: _Place, code: str, term: Term) -> DeckNote:
 
 def question_note(place: _Place, code: str, question: Question, key_points: dict[str, KeyPoint]) -> DeckNote:
     citations = [c for kp_id in question.key_points if kp_id in key_points for c in key_points[kp_id].citations]
+    options = f.option_htmls(question)
     fields = (
-        f.block_html(question.stem), f.INSTRUCTIONS[question.type], f.options_html(question), f.answer_html(question),
+        f.block_html(question.stem), f.INSTRUCTIONS[question.type], f.options_html(options), f.answer_html(question, options),
         f.model_answer_html(question), f.block_html(question.explanation), f.sources_html(citations, place.vendor),
         place.context, f.context_html(question.id),
     )

@@ -1,8 +1,8 @@
 """Writing an .apkg byte for byte the same for the same notes and timestamp, and reading one back.
 
-genanki's own `write_to_file` stamps the zip entries with the temporary database's file time, so two builds
-of the same sources differ in bytes. Here the database is written by genanki as usual (`write_to_db`) and
-zipped with entry times taken from the package timestamp.
+genanki's own `write_to_file` stamps the zip entries with its temporary database's file time, so two builds
+of the same sources differ in bytes (and it leaves that file behind). Here genanki writes the database as
+usual (`write_to_db`), but into memory, and the zip entries carry the package timestamp.
 
 `read` gives back what a learner's Anki would compare on the next import (GUIDs, note types, fields, tags,
 modification time), for deck-changes.json. It reads only packages this pipeline wrote (genanki's
@@ -15,7 +15,6 @@ import datetime as dt
 import itertools
 import json
 import sqlite3
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,17 +55,17 @@ class Snapshot:
 
 
 def write(decks: list[genanki.Deck], path: Path, timestamp: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        database = Path(tmp) / COLLECTION
-        connection = sqlite3.connect(database)
-        try:
-            genanki.Package(decks).write_to_db(connection.cursor(), timestamp, itertools.count(timestamp * 1000))
-            connection.commit()
-        finally:
-            connection.close()
-        with zipfile.ZipFile(path, "w") as package:
-            package.writestr(_entry(COLLECTION, timestamp), database.read_bytes())
-            package.writestr(_entry("media", timestamp), "{}")  # no media files
+    # The database is built in memory and serialized: the same bytes a file would hold, without the disk.
+    connection = sqlite3.connect(":memory:")
+    try:
+        genanki.Package(decks).write_to_db(connection.cursor(), timestamp, itertools.count(timestamp * 1000))
+        connection.commit()
+        database = connection.serialize()
+    finally:
+        connection.close()
+    with zipfile.ZipFile(path, "w") as package:
+        package.writestr(_entry(COLLECTION, timestamp), database)
+        package.writestr(_entry("media", timestamp), "{}")  # no media files
 
 
 def _entry(name: str, timestamp: int) -> zipfile.ZipInfo:
@@ -77,16 +76,16 @@ def _entry(name: str, timestamp: int) -> zipfile.ZipInfo:
 def read(path: Path) -> Snapshot | None:
     """The package at `path`, or None when there is none or it is not one this pipeline wrote."""
     try:
-        with zipfile.ZipFile(path) as package, tempfile.TemporaryDirectory() as tmp:
-            database = Path(package.extract(COLLECTION, tmp))
-            return _read_database(database)
+        with zipfile.ZipFile(path) as package:
+            return _read_database(package.read(COLLECTION))
     except (OSError, KeyError, zipfile.BadZipFile, sqlite3.DatabaseError, ValueError):
         return None
 
 
-def _read_database(database: Path) -> Snapshot:
-    connection = sqlite3.connect(database)
+def _read_database(database: bytes) -> Snapshot:
+    connection = sqlite3.connect(":memory:")
     try:
+        connection.deserialize(database)
         rows = connection.execute("SELECT guid, mid, flds, tags, mod FROM notes").fetchall()
         (models_json,) = connection.execute("SELECT models FROM col").fetchone()
     finally:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline import cloze
-from pipeline.anki_fields import answer_html, cloze_html, options_html, sources_html
+from pipeline.anki_fields import answer_html, cloze_html, option_htmls, options_html, sources_html
 from schema.models import Citation, Question
 
 
@@ -33,12 +33,13 @@ def _question(**kw) -> Question:
 
 def test_options_and_answers_are_lettered():
     single = _question(type="single", options=["a", "`b`", "c"], answer="`b`")
-    assert options_html(single) == '<ol type="A"><li>a</li><li><code>b</code></li><li>c</li></ol>'
-    assert answer_html(single) == "B. <code>b</code>"
+    assert options_html(option_htmls(single)) == '<ol type="A"><li>a</li><li><code>b</code></li><li>c</li></ol>'
+    assert answer_html(single, option_htmls(single)) == "B. <code>b</code>"
     multiple = _question(type="multiple", options=["a", "b", "c"], answer=["a", "c"])
-    assert answer_html(multiple) == "<ul><li>A. a</li><li>C. c</li></ul>"
-    assert answer_html(_question(type="true_false", answer=False)) == "False"
-    assert (options_html(_question(type="short_answer", answer="x")), answer_html(_question(type="short_answer", answer="x"))) == ("", "")
+    assert answer_html(multiple, option_htmls(multiple)) == "<ul><li>A. a</li><li>C. c</li></ul>"
+    assert answer_html(_question(type="true_false", answer=False), []) == "False"
+    short = _question(type="short_answer", answer="x")
+    assert (options_html(option_htmls(short)), answer_html(short, [])) == ("", "")
 
 
 def test_sources_are_listed_once_each_and_escaped():
