@@ -19,7 +19,8 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 
 from pipeline import anki_models, cloze
 from pipeline.validate import validate
-from tests.conftest import TODAY
+from tests.conftest import SAMPLE, TODAY
+from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value
 
 EXAM = "nca-genm"
@@ -211,3 +212,25 @@ def test_source_text_never_becomes_markup_in_a_card(build, collection, sample_co
     cloze_card = next(c for c in cards if c.note_type()["type"] == 1)
     assert "[a &lt;i&gt;hint&lt;/i&gt;]" in cloze_card.question()
     assert "&lt;img src=x onerror=alert(1)&gt; <em>sizes</em>" in cloze_card.answer()
+
+
+GOLDEN_CARDS = [  # one card of each template and each question type, as Anki renders them
+    ('"Term:Tensor Core" card:1', "term, term to definition"),
+    ('"Term:Tensor Core" card:2', "term, definition to term"),
+    ("tag:NCA-GENM::type::key_point Ref:6.1-tensor-core-alignment", "key point cloze"),
+    ("Ref:6.1-q1", "single"),
+    ("Ref:6.1-q8", "multiple"),
+    ("Ref:6.1-q2", "true_false"),
+    ("Ref:6.1-q5", "short_answer"),
+]
+
+
+def test_cards_as_anki_renders_them_golden(build, collection, tmp_path):
+    import_package(collection, build(SAMPLE, tmp_path / "out") / "deck.apkg")
+    parts = []
+    for search, title in GOLDEN_CARDS:
+        (card_id,) = collection.find_cards(search)
+        card = collection.get_card(card_id)
+        for side, html in (("front", card.question()), ("back", card.answer())):
+            parts.append(f"===== {title}: {side}\n{re.sub(r'<style>.*?</style>', '', html, flags=re.S).strip()}\n")
+    assert_golden("anki-cards.html.txt", "\n".join(parts))
