@@ -28,10 +28,6 @@ class DeckNote:
     fields: tuple[str, ...]  # HTML, in the note type's field order
     tags: tuple[str, ...]
     deck: str
-    ref: str  # the source id, for people: 6.1-q1, 6.1-tensor-core-alignment, term "Tensor Core"
-
-    def field(self, name: str) -> str:
-        return self.fields[self.note_type.fields.index(name)]
 
 
 @dataclass(frozen=True)
@@ -73,7 +69,7 @@ def _guid(place: _Place, kind: str, key: str) -> str:
 
 def term_note(place: _Place, code: str, term: Term) -> DeckNote:
     fields = (f.inline_html(term.term), f.block_html(term.definition), place.context, f.context_html(term.term))
-    return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck, term.term)
+    return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck)
 
 
 def question_note(place: _Place, code: str, question: Question, key_points: dict[str, KeyPoint]) -> DeckNote:
@@ -85,12 +81,12 @@ def question_note(place: _Place, code: str, question: Question, key_points: dict
         place.context, f.context_html(question.id),
     )
     tags = _tags(place, code, "question", question.type)
-    return DeckNote(_guid(place, "question", question.id), QUESTION, fields, tags, place.deck, question.id)
+    return DeckNote(_guid(place, "question", question.id), QUESTION, fields, tags, place.deck)
 
 
 def cloze_note(place: _Place, code: str, point: KeyPoint) -> DeckNote:
     fields = (f.cloze_html(point.text), f.quotes_html(point.citations, place.vendor), place.context, f.context_html(point.id))
-    return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck, point.id)
+    return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
 
 
 def notes(content: ExamContent) -> list[DeckNote]:

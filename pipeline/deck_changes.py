@@ -79,6 +79,21 @@ def needs_newer_timestamp(changes: dict) -> bool:
     return bool(changes["notes"]["changed"] or changes["note_types_changed"])
 
 
+def warnings(changes: dict, timestamp: int, previous: Snapshot | None) -> list[str]:
+    """Only SOURCE_DATE_EPOCH can leave a changed package not newer (see pipeline/deck_timestamp.py): say so."""
+    if previous is None or timestamp > previous.timestamp or not needs_newer_timestamp(changes):
+        return []
+    return [
+        f"notes or note types changed, but the package time {timestamp} is not newer than the previous build's "
+        f"{previous.timestamp}: Anki will not apply the changes; set SOURCE_DATE_EPOCH to the time of the newest change"
+    ]
+
+
 def to_json(changes: dict, timestamp: int, previous: Snapshot | None) -> str:
-    document = {**changes, "package_timestamp": timestamp, "previous_package_timestamp": previous.timestamp if previous else None}
+    document = {
+        **changes,
+        "package_timestamp": timestamp,
+        "previous_package_timestamp": previous.timestamp if previous else None,
+        "warnings": warnings(changes, timestamp, previous),
+    }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

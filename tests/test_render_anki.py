@@ -234,3 +234,12 @@ def test_cards_as_anki_renders_them_golden(build, collection, tmp_path):
         for side, html in (("front", card.question()), ("back", card.answer())):
             parts.append(f"===== {title}: {side}\n{re.sub(r'<style>.*?</style>', '', html, flags=re.S).strip()}\n")
     assert_golden("anki-cards.html.txt", "\n".join(parts))
+
+
+def test_a_source_date_epoch_that_does_not_move_is_reported(build, sample_copy, tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(SDE))
+    build(sample_copy, tmp_path / "out")
+    set_value(copy_of(sample_copy, OBJECTIVES[0]), ("terms", 2, "definition"), "Edited, SOURCE_DATE_EPOCH left alone.")
+    changes = json.loads((build(sample_copy, tmp_path / "out") / "deck-changes.json").read_text())
+    assert changes["package_timestamp"] == changes["previous_package_timestamp"] == SDE  # reproducible, as asked
+    assert len(changes["warnings"]) == 1 and "Anki will not apply the changes" in changes["warnings"][0]
