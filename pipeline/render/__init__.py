@@ -35,6 +35,7 @@ Renderer = Callable[[RenderContext], list[Path]]
 # name -> the module whose `render` writes that output (or the function itself); run in this order.
 RENDERERS: dict[str, str | Renderer] = {
     "pdf": "pipeline.render.pdf",
+    "anki": "pipeline.render.anki",
 }
 
 

@@ -1,0 +1,28 @@
+"""The package timestamp: SOURCE_DATE_EPOCH, else the newest input's time, never older than a changed build needs."""
+
+from __future__ import annotations
+
+import os
+
+from pipeline import deck_timestamp
+
+
+def test_newest_input_time_when_nothing_forces_more():
+    assert deck_timestamp.choose(1000, previous=None, changed=True) == 1000
+    assert deck_timestamp.choose(1000, previous=900, changed=True) == 1000
+    assert deck_timestamp.choose(1000, previous=2000, changed=False) == 1000  # nothing to update: no need to be newer
+
+
+def test_changed_notes_are_always_newer_than_the_previous_build():
+    assert deck_timestamp.choose(1000, previous=1000, changed=True) == 1001  # an edit in the same second
+    assert deck_timestamp.choose(1000, previous=5000, changed=True) == 5001  # old file times, a clock set back
+
+
+def test_source_date_epoch_wins(tmp_path, monkeypatch):
+    file = tmp_path / "a.yaml"
+    file.write_text("x")
+    os.utime(file, (1000, 1000))
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert deck_timestamp.package_timestamp([file], previous=None, changed=False) == 1000
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798156800")
+    assert deck_timestamp.package_timestamp([file], previous=5000, changed=True) == 1798156800
