@@ -45,11 +45,17 @@ lock:
 	  .lock-venv/bin/pip freeze; } > requirements.txt
 	rm -rf .lock-venv
 
-# weasyprint needs Pango from the system; install it where it is missing (Debian, as root).
+# weasyprint needs Pango and HarfBuzz-Subset from the system, the guide the DejaVu fonts; install what
+# is missing (Debian, as root). Nothing happens when all are there.
+SYSTEM_LIBS := libpangoft2-1.0.so.0 libharfbuzz-subset.so.0
 system-deps:
-	@ldconfig -p 2>/dev/null | grep -q 'libpangoft2-1.0.so.0' || { \
-	  echo "installing Pango for weasyprint (apt-get)"; \
-	  apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core; }
+	@missing=""; \
+	for lib in $(SYSTEM_LIBS); do ldconfig -p 2>/dev/null | grep -q "$$lib" || missing="$$missing $$lib"; done; \
+	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages for weasyprint (missing:$$missing)"; \
+	  apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core; \
+	fi
 
 $(STAMP): requirements.txt
 	@$(MAKE) --no-print-directory system-deps
