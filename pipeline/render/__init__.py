@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pipeline.content import ExamContent
 from pipeline.lock import CitationLock
+from pipeline.render import bank
 
 
 @dataclass(frozen=True)
@@ -28,4 +29,6 @@ class RenderContext:
 Renderer = Callable[[RenderContext], list[Path]]
 
 # name -> renderer; the order is the order they run in. Renderers land here as their issues do.
-RENDERERS: dict[str, Renderer] = {}
+RENDERERS: dict[str, Renderer] = {
+    "bank": bank.render,
+}
