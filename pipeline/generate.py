@@ -11,8 +11,8 @@ Three rules, each named in the bank's `generated` field:
 Everything is deterministic and derived from source ids: question ids are
 `gen-<rule>-<term slug or key point id>[-c<n>]`, distractors are ranked by a hash of (question id,
 candidate) rather than drawn at random, and options are sorted alphabetically so the right one sits
-nowhere in particular. A generated question whose stem nearly repeats an authored question of the same
-section is dropped, and so is one whose id is already taken; both are listed for the coverage table.
+nowhere in particular. A generated question that nearly repeats an authored question of the same
+section (stem and answer) is dropped, and so is one whose id is already taken; both are listed for the coverage table.
 """
 
 from __future__ import annotations
@@ -31,9 +31,12 @@ from pipeline.yamlsource import PathKey
 from schema.bank import DroppedQuestion, Rule
 from schema.models import KeyPoint, Question, Term
 
-# rapidfuzz's ratio (0-100) of two plain-text stems, lower-cased with punctuation removed, from which a
-# generated question counts as a near-duplicate of an authored one. At 85 the stems differ by a few
-# words at most; the sample's closest unrelated pair scores far lower (see tests/test_generate.py).
+# rapidfuzz's ratio (0-100) of two questions' texts (plain stem and right answer, lower-cased, punctuation
+# removed) from which a generated question counts as a near-duplicate of an authored one. The answer is
+# part of the text because stems from one template differ only by a short term: "What does the term
+# Cache mean?" and "... Gizmo mean?" score 82 on their stems alone, but 64 with their answers. At 85 two
+# questions differ by a few words at most; in the sample, no generated question scores above 73 against
+# any authored one.
 NEAR_DUPLICATE = 85.0
 CHOICES = 4  # the right answer and three distractors
 MASK = "[…]"  # stands for a term inside its own definition, which would give the answer away
@@ -204,16 +207,16 @@ def _cloze_questions(content: ExamContent) -> list[SourcedQuestion]:
 
 
 def _keep_new(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestion], result: Generation) -> None:
-    """Keep the drafts whose id is free and whose stem repeats no authored stem of the same section.
+    """Keep the drafts whose id is free and that repeat no authored question of the same section.
 
-    Stems are compared within a section only: that keeps the cost linear in the size of the exam, and
+    Questions are compared within a section only: that keeps the cost linear in the size of the exam, and
     a term of one section restating a question of another is unlikely (sections split the material)."""
     taken = {s.question.id for s in authored_questions}
-    stems: dict[str, dict[str, str]] = {}
+    texts: dict[str, dict[str, str]] = {}
     for s in authored_questions:
-        stems.setdefault(s.objective_id.split(".")[0], {})[s.question.id] = to_plain(s.question.stem)
+        texts.setdefault(s.objective_id.split(".")[0], {})[s.question.id] = comparable_text(s.question)
     for draft in drafts:
-        dropped = _repeat_of(draft, taken, stems.get(draft.objective_id.split(".")[0], {}))
+        dropped = _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
         if dropped:
             result.dropped.append(dropped)
         else:
@@ -221,12 +224,21 @@ def _keep_new(drafts: list[SourcedQuestion], authored_questions: list[SourcedQue
             result.questions.append(draft)
 
 
-def _repeat_of(draft: SourcedQuestion, taken: set[str], section_stems: dict[str, str]) -> DroppedQuestion | None:
+def comparable_text(q: Question) -> str:
+    """What the near-duplicate check compares: the plain stem followed by the right answer(s)."""
+    if q.type == "true_false":
+        answer = "true" if q.answer is True else "false"
+    else:
+        answer = " ".join(q.answer) if isinstance(q.answer, list) else str(q.answer)
+    return f"{to_plain(q.stem)} {to_plain(answer)}"
+
+
+def _repeat_of(draft: SourcedQuestion, taken: set[str], section_texts: dict[str, str]) -> DroppedQuestion | None:
     qid, rule = draft.question.id, draft.rule
     assert rule is not None
     if qid in taken:
         return DroppedQuestion(id=qid, rule=rule, reason="id_taken", duplicate_of=qid, score=None)
-    best = process.extractOne(to_plain(draft.question.stem), section_stems, scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=NEAR_DUPLICATE)
+    best = process.extractOne(comparable_text(draft.question), section_texts, scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=NEAR_DUPLICATE)
     if best is None:
         return None
     _, score, other = best

@@ -140,9 +140,9 @@ class DroppedQuestion(BankModel):
 
     id: str = Field(description="The id the generated question would have had.")
     rule: Rule = Field(description="The rule that generated it.")
-    reason: Literal["near_duplicate", "id_taken"] = Field(description="near_duplicate: its stem nearly repeats an authored question's of the same section; id_taken: another question already has its id.")
+    reason: Literal["near_duplicate", "id_taken"] = Field(description="near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question already has its id.")
     duplicate_of: str = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id).")
-    score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two plain-text stems, 0-100; null for id_taken.")
+    score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")
 
 
 class Coverage(BankModel):
