@@ -128,10 +128,10 @@ def _term_questions(content: ExamContent, notes: list[str]) -> list[SourcedQuest
         by_section.setdefault(term.section, []).append(term)
     drafts = []
     for term in terms:
-        for make in (_which_term, _term_meaning):
+        for rule, make in (("which-term", _which_term), ("term-meaning", _term_meaning)):
             draft = make(term, by_section[term.section], terms)
             if draft is None:
-                notes.append(f"no {make.__name__.strip('_').replace('_', '-')} question for the term {term.term.term!r}: too few other terms with distinct text")
+                notes.append(f"no {rule} question for the term {term.term.term!r}: too few other terms with distinct text")
             else:
                 drafts.append(draft)
     return drafts
