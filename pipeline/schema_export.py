@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from schema.bank import Bank
 from schema.models import SCHEMA_BASE, Exam, Objective
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
@@ -20,6 +21,7 @@ SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
 SCHEMAS: dict[str, type[BaseModel]] = {
     "exam.schema.json": Exam,
     "objective.schema.json": Objective,
+    "bank.schema.json": Bank,
 }
 
 

@@ -36,6 +36,7 @@ Renderer = Callable[[RenderContext], list[Path]]
 RENDERERS: dict[str, str | Renderer] = {
     "pdf": "pipeline.render.pdf",
     "anki": "pipeline.render.anki",
+    "bank": "pipeline.render.bank",
 }
 
 

@@ -1,0 +1,57 @@
+"""The bank's coverage table: per section and objective, how many questions, terms and quotes there are,
+set against the section's weight in the exam, with the gaps an author should fill flagged.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pipeline.content import ExamContent
+from pipeline.generate import Generation
+from schema.bank import BankQuestion, Coverage, Flag, ObjectiveCoverage, SectionCoverage
+from schema.models import Objective, Section
+
+
+def make_coverage(content: ExamContent, questions: list[BankQuestion], generation: Generation) -> Coverage:
+    counts = Counter((q.objective, q.generated is not False) for q in questions)
+    by_section: dict[int, list[Objective]] = {}
+    for objective in content.objectives:  # already in outline order
+        by_section.setdefault(int(objective.id.split(".")[0]), []).append(objective)
+    sections = sorted(content.exam.sections, key=lambda s: s.number)
+    total_weight = sum(s.weight for s in sections)
+    rows = [_section(s, [_objective(o, counts) for o in by_section.get(s.number, [])], total_weight, len(questions)) for s in sections]
+    return Coverage(
+        authored=sum(1 for q in questions if q.generated is False),
+        generated=sum(1 for q in questions if q.generated is not False),
+        sections=rows,
+        dropped=generation.dropped,
+        notes=generation.notes,
+    )
+
+
+def _percent(part: int, whole: int) -> float:
+    return round(100 * part / whole, 1) if whole else 0.0
+
+
+def _objective(objective: Objective, counts: Counter) -> ObjectiveCoverage:
+    authored, generated = counts[(objective.id, False)], counts[(objective.id, True)]
+    quotes = sum(len(point.citations) for point in objective.key_points)
+    flags: list[Flag] = []
+    if not authored + generated:
+        flags.append("no_question")
+    elif not authored:
+        flags.append("no_authored_question")
+    if not quotes:
+        flags.append("no_citation")
+    return ObjectiveCoverage(id=objective.id, title=objective.title, authored=authored, generated=generated, terms=len(objective.terms),
+                             key_points=len(objective.key_points), quotes=quotes, flags=flags)
+
+
+def _section(section: Section, objectives: list[ObjectiveCoverage], total_weight: int, total_questions: int) -> SectionCoverage:
+    authored, generated = sum(o.authored for o in objectives), sum(o.generated for o in objectives)
+    return SectionCoverage(
+        number=section.number, title=section.title, weight=section.weight,
+        weight_share=_percent(section.weight, total_weight), question_share=_percent(authored + generated, total_questions),
+        authored=authored, generated=generated, terms=sum(o.terms for o in objectives), quotes=sum(o.quotes for o in objectives),
+        objectives=objectives,
+    )

@@ -1,0 +1,165 @@
+"""The practice bank (`bank.json`): the contract quiz apps, LMS importers and later outputs read.
+
+One file per exam: the exam and its sections, every question (authored and generated) in a shape a
+Moodle XML, GIFT or QTI 2.1 converter needs nothing else for, and a coverage table. `bank.schema.json`
+is generated from these classes (`python -m pipeline schema`), never written by hand.
+
+Conventions a consumer can rely on:
+- Every key is always present; a value that does not apply is `null` or an empty list.
+- Markdown fields come with an `_html` twin rendered by the project's one safe Markdown renderer
+  (raw HTML in the sources is escaped), so a converter needs no Markdown library.
+- The truth about which options are right is the options' `correct` flags; `answer` holds only the
+  model answer of a short_answer question.
+- The same sources give a byte-identical file: keys sorted, items in a fixed order, no clock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from schema.models import QuestionType
+
+SCHEMA_VERSION = "1.0"  # bump the major part when a consumer would break; the minor when fields are added
+
+Rule = Literal["which-term", "term-meaning", "cloze"]
+Flag = Literal["no_question", "no_authored_question", "no_citation"]
+
+
+class BankModel(BaseModel):
+    """Base of every bank model: unknown keys are errors, every field is required (null when not applicable)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BankSection(BankModel):
+    """One section of the exam's outline."""
+
+    number: int = Field(description="The section number in the vendor's outline (objective 6.1 belongs to section 6).")
+    title: str = Field(description="The section title as the vendor writes it.")
+    weight: int = Field(description="Percent of the exam this section accounts for, 0-100.")
+
+
+class BankExam(BankModel):
+    """The exam the bank belongs to."""
+
+    id: str = Field(description="Stable id of the exam (lower case with dashes); the output folder's name.")
+    code: str = Field(description="The vendor's exam code, e.g. NCA-GENM.")
+    title: str = Field(description="The exam's full title.")
+    vendor: str = Field(description="Whose documentation the quotes come from.")
+    sections: list[BankSection] = Field(description="The sections this content covers, by number.")
+
+
+class BankOption(BankModel):
+    """One choice of a single, multiple or true_false question, in display order."""
+
+    id: str = Field(description="Stable id within the question: a, b, c... by position (true and false for true_false).")
+    text: str = Field(description="The option, in inline Markdown (plain text for true_false: True, False).")
+    text_html: str = Field(description="`text` rendered to safe inline HTML (no enclosing <p>).")
+    correct: bool = Field(description="Whether choosing this option is right. single and true_false: exactly one is; multiple: at least one.")
+
+
+class BankCitation(BankModel):
+    """A quote from a page that backs the question, through one of its key points."""
+
+    key_point: str = Field(description="Id of the key point the quote backs.")
+    url: str = Field(description="Address of the quoted page.")
+    title: str = Field(description="Title of the quoted page.")
+    publisher: str | None = Field(description="Who publishes the page when it is not the exam's vendor, else null.")
+    quote: str = Field(description="The page's own words; a cut is marked with an ellipsis (...).")
+    status: str = Field(description="The last check of the quote against the page, from the citation lock: found, drifted, missing, dead, blocked, unreachable, unsupported, or unchecked.")
+    checked: dt.date | None = Field(description="When the quote was last checked (YYYY-MM-DD), null when never.")
+
+
+class SourceRef(BankModel):
+    """Where the question comes from, for an author to jump to."""
+
+    file: str = Field(description="The YAML file, relative to the exam's folder (sources/<exam>/), with / separators.")
+    line: int = Field(description="1-based line of the question (authored) or of the term or key point it was generated from.")
+
+
+class BankQuestion(BankModel):
+    """One practice question."""
+
+    id: str = Field(description="Stable id from the sources: the author's id, or gen-<rule>-<id of the term or key point>[-c<cloze number>] for generated ones.")
+    type: QuestionType = Field(description="single | multiple | true_false | short_answer.")
+    objective: str = Field(description="Id of the objective the question belongs to, e.g. 6.1.")
+    section: int = Field(description="Number of the section the objective belongs to.")
+    category_path: list[str] = Field(description="Exam code, section and objective (number and title), for LMS question categories; join with the separator the LMS uses.")
+    title: str = Field(description="A short plain-text name for the question (its stem, shortened), for LMS question lists.")
+    stem: str = Field(description="The question, in Markdown.")
+    stem_html: str = Field(description="`stem` rendered to safe HTML (block level).")
+    options: list[BankOption] = Field(description="The choices in display order; empty for short_answer. true_false: True then False.")
+    answer: str | None = Field(description="short_answer: the model answer, in Markdown; null for the other types (see the options' `correct`).")
+    answer_html: str | None = Field(description="`answer` rendered to safe HTML, null when `answer` is.")
+    accepted_answers: list[str] = Field(description="short_answer: plain-text answers an automatic grader may accept (case-insensitive); empty when a person must grade the model answer (an essay).")
+    explanation: str = Field(description="Why the answer is right, in Markdown; general feedback after answering.")
+    explanation_html: str = Field(description="`explanation` rendered to safe HTML.")
+    difficulty: Literal["easy", "medium", "hard"] = Field(description="How hard the question is.")
+    tags: list[str] = Field(description="Sorted tags without spaces: the exam id, section-N, objective-N.N, the difficulty, and authored or the generating rule.")
+    key_points: list[str] = Field(description="Ids of the key points that back the question, as the sources list them.")
+    citations: list[BankCitation] = Field(description="The quotes of those key points, in key point order; empty when none back it.")
+    source: SourceRef = Field(description="Where in the sources the question comes from.")
+    generated: Literal[False] | Rule = Field(
+        description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition), cloze (fill in a key point's cloze gap)."
+    )
+
+
+class ObjectiveCoverage(BankModel):
+    """What one objective contributes to the bank."""
+
+    id: str = Field(description="The objective's id, e.g. 6.1.")
+    title: str = Field(description="The objective's title.")
+    authored: int = Field(description="Questions written by authors.")
+    generated: int = Field(description="Questions generated from its terms and key points (after dropping near-duplicates).")
+    terms: int = Field(description="Key terms defined in it.")
+    key_points: int = Field(description="Key points in it.")
+    quotes: int = Field(description="Citations (quotes) backing its key points.")
+    flags: list[Flag] = Field(description="Gaps to fill: no_question (no question at all), no_authored_question (generated ones only), no_citation (no quote behind any key point).")
+
+
+class SectionCoverage(BankModel):
+    """What one section contributes, against its weight in the exam."""
+
+    number: int = Field(description="The section number.")
+    title: str = Field(description="The section title.")
+    weight: int = Field(description="Percent of the exam the section accounts for.")
+    weight_share: float = Field(description="The section's weight as a percent of the weights of the sections covered here (one decimal).")
+    question_share: float = Field(description="The section's questions as a percent of all questions in the bank (one decimal); compare with weight_share.")
+    authored: int = Field(description="Authored questions in the section.")
+    generated: int = Field(description="Generated questions in the section.")
+    terms: int = Field(description="Key terms in the section.")
+    quotes: int = Field(description="Quotes backing the section's key points.")
+    objectives: list[ObjectiveCoverage] = Field(description="The section's objectives, in outline order.")
+
+
+class DroppedQuestion(BankModel):
+    """A generated question left out of the bank, and why."""
+
+    id: str = Field(description="The id the generated question would have had.")
+    rule: Rule = Field(description="The rule that generated it.")
+    reason: Literal["near_duplicate", "id_taken"] = Field(description="near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question already has its id.")
+    duplicate_of: str = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id).")
+    score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")
+
+
+class Coverage(BankModel):
+    """How well the content covers the exam, and what the generator left out."""
+
+    authored: int = Field(description="Authored questions in the bank.")
+    generated: int = Field(description="Generated questions in the bank.")
+    sections: list[SectionCoverage] = Field(description="Per section, by number.")
+    dropped: list[DroppedQuestion] = Field(description="Generated questions left out, by id.")
+    notes: list[str] = Field(description="Plain-text notes on the generation, e.g. rules skipped for want of material.")
+
+
+class Bank(BankModel):
+    """`bank.json`: one exam's practice questions."""
+
+    schema_version: Literal[SCHEMA_VERSION] = Field(description="Version of this format: the major part changes when a consumer would break.")
+    exam: BankExam = Field(description="The exam.")
+    questions: list[BankQuestion] = Field(description="Every question: objectives in outline order; in each, authored questions in source order, then generated ones by id.")
+    coverage: Coverage = Field(description="Questions, terms and quotes per section and objective, and the generator's notes.")
+

@@ -1,0 +1,137 @@
+"""The question generator: real distractors, no give-aways, deterministic picks, repeats dropped with a note.
+
+Scenario fixtures: `terms_four` (four terms, cloze marks of every kind), `terms_other_section` (one term
+alone in section 2), `near_duplicate_question` (authored questions a generated one would repeat).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from pipeline.distractors import pick_distractors
+from pipeline.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate, masked_definition, slug
+from pipeline.plaintext import to_plain
+from pipeline.validate import validate
+from schema.models import Term
+from tests.conftest import SAMPLE, TODAY
+
+
+def _content(sources):
+    result = validate(sources, dt.date.fromisoformat(TODAY))
+    assert result.ok, [d.format() for d in result.report.errors]
+    return result.exams[0]
+
+
+def _by_id(generation: Generation) -> dict:
+    return {s.question.id: s for s in generation.questions}
+
+
+@pytest.fixture
+def demo(make_sources):
+    return _content(make_sources("valid", "terms_four", "terms_other_section"))
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return _content(SAMPLE)
+
+
+def test_fewer_than_four_terms_gives_no_term_question_and_says_why(make_sources):
+    generation = generate(_content(make_sources("valid")))  # one term
+    assert [s.rule for s in generation.questions] == ["cloze"]
+    assert generation.notes == ["no term questions: the exam defines 1 term(s), and a question with three distractors needs 4"]
+
+
+def test_every_term_gets_both_rules(demo):
+    ids = _by_id(generate(demo))
+    for term in ("thing", "widget", "gizmo", "sprocket", "cache", "gadget"):
+        assert f"gen-which-term-{term}" in ids and f"gen-term-meaning-{term}" in ids
+
+
+def test_distractors_are_other_terms_of_the_section_first(demo):
+    ids = _by_id(generate(demo))
+    section_1 = {"Thing", "Widget", "Gizmo", "Sprocket", "Cache"}
+    widget = ids["gen-which-term-widget"].question
+    assert widget.answer == "Widget" and set(widget.options) - {"Widget"} < section_1 - {"Widget"}
+    gadget = ids["gen-which-term-gadget"].question  # alone in section 2: the rest of the exam fills in
+    assert gadget.answer == "Gadget" and set(gadget.options) - {"Gadget"} < section_1
+
+
+def test_term_meaning_offers_other_terms_definitions(demo):
+    definitions = {t.term: masked_definition(t) for _, t in demo.terms()}
+    question = _by_id(generate(demo))["gen-term-meaning-gizmo"].question
+    assert question.answer == definitions["Gizmo"]
+    assert set(question.options) - {question.answer} < {d for term, d in definitions.items() if term != "Gizmo"}
+
+
+def test_options_are_four_distinct_sorted_with_the_answer_once(demo):
+    for sourced in generate(demo).questions:
+        q = sourced.question
+        if q.type == "single":
+            assert len({o.casefold() for o in q.options}) == len(q.options) == 4
+            assert q.options.count(q.answer) == 1
+            assert q.options == sorted(q.options, key=lambda t: (t.casefold(), t))
+
+
+def test_a_term_in_its_own_definition_is_masked():
+    term = Term(term="Cache", definition="A small, fast memory. Caches keep recent data; a cache miss costs time.")
+    assert masked_definition(term) == "A small, fast memory. […] keep recent data; a […] miss costs time."
+
+
+def test_term_slugs_are_ascii_ids():
+    assert [slug(t) for t in ("Low-Rank Adaptation", "bfloat16", "Über Cache (L2)", "∑")] == ["low-rank-adaptation", "bfloat16", "uber-cache-l2", ""]
+
+
+def test_cloze_gaps_hints_numbers_and_code_spans(demo):
+    ids = _by_id(generate(demo))
+    hint = ids["gen-cloze-1.2-hint-c1"]
+    assert hint.question.stem == "Fill in the gap:\n\nA widget is \\_\\_\\_\\_\\_ (what size?) of a machine."
+    assert (hint.question.type, hint.question.answer, hint.accepted_answers) == ("short_answer", "a small part", ("a small part",))
+    assert ids["gen-cloze-1.2-two-numbers-c2"].question.stem.endswith("Gizmos spin and sprockets \\_\\_\\_\\_\\_.")
+    twice = ids["gen-cloze-1.2-same-number-twice-c1"]
+    assert (twice.question.answer, twice.accepted_answers) == ("small; fast", ())  # two gaps: a person grades
+    assert "`_____`" in ids["gen-cloze-1.2-in-code-c1"].question.stem  # escapes would show inside code
+
+
+def test_the_gap_reads_as_a_line_not_as_emphasis(demo):
+    stem = _by_id(generate(demo))["gen-cloze-1.2-in-code-c1"].question.stem
+    assert to_plain(stem) == "Fill in the gap: Call _____ to start, then read the_docs_."
+
+
+def test_near_duplicate_of_an_authored_question_is_dropped_with_its_score(make_sources):
+    generation = generate(_content(make_sources("valid", "terms_four", "near_duplicate_question")))
+    dropped = {d.id: d for d in generation.dropped}
+    widget = dropped["gen-term-meaning-widget"]
+    assert (widget.reason, widget.duplicate_of) == ("near_duplicate", "1.3-q1") and widget.score >= NEAR_DUPLICATE
+    assert "gen-term-meaning-widget" not in _by_id(generation)
+    assert "gen-term-meaning-thing" in _by_id(generation)  # same template, other term: not a repeat
+
+
+def test_a_generated_id_an_author_took_is_dropped(make_sources):
+    generation = generate(_content(make_sources("valid", "terms_four", "near_duplicate_question")))
+    gizmo = next(d for d in generation.dropped if d.id == "gen-which-term-gizmo")
+    assert (gizmo.reason, gizmo.duplicate_of, gizmo.score) == ("id_taken", "gen-which-term-gizmo", None)
+
+
+def test_no_sample_question_comes_near_the_threshold(sample):
+    from rapidfuzz import fuzz, process, utils
+
+    authored_texts = {s.question.id: comparable_text(s.question) for s in authored(sample)}
+    scores = [process.extractOne(comparable_text(s.question), authored_texts, scorer=fuzz.ratio, processor=utils.default_process)[1]
+              for s in generate(sample).questions]
+    assert max(scores) < NEAR_DUPLICATE - 10  # the threshold is not tuned to the sample's edge
+
+
+def test_generation_is_deterministic(sample):
+    first, second = generate(sample), generate(sample)
+    assert [s.question for s in first.questions] == [s.question for s in second.questions]
+
+
+def test_distractor_pick_ignores_pool_order_and_skips_the_answer():
+    pool = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "beta"]
+    picked = pick_distractors("q1", "Gamma", [pool], 3)
+    assert picked == pick_distractors("q1", "Gamma", [list(reversed(pool))], 3)
+    assert len(picked) == 3 and "Gamma" not in picked and len({p.casefold() for p in picked}) == 3
+    assert pick_distractors("q1", "Gamma", [["Alpha", "gamma"], ["Beta"]], 3) is None  # too few

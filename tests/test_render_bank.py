@@ -1,0 +1,149 @@
+"""`bank.json`: valid against the committed schema, byte-identical across builds, every authored question
+kept, choice questions with the right number of correct options, and the sample's bank as a golden file."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from pipeline.generate import masked_definition
+from pipeline.schema_export import SCHEMA_DIR
+from pipeline.validate import validate
+from tests.conftest import SAMPLE, TODAY
+from tests.golden import assert_golden
+
+
+def _build(run_cli, sources: Path, out: Path) -> Path:
+    result = run_cli("build", "--sources", str(sources), "--out", str(out), "--today", TODAY, cwd=sources.parent)
+    assert result.code == 0, result.err
+    return out / "nca-genm" / "bank.json"
+
+
+@pytest.fixture
+def sample_bank(run_cli, tmp_path) -> Path:
+    return _build(run_cli, SAMPLE, tmp_path / "out")
+
+
+def _questions(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["questions"]
+
+
+def _coverage(run_cli, make_sources, tmp_path, *objectives: str) -> dict:
+    result = run_cli("build", "--sources", str(make_sources(*objectives)), "--out", str(tmp_path / "out"), "--today", TODAY)
+    assert result.code == 0, result.err
+    return json.loads((tmp_path / "out" / "demo" / "bank.json").read_text(encoding="utf-8"))["coverage"]
+
+
+@pytest.fixture(scope="module")
+def sample_content():
+    return validate(SAMPLE, dt.date.fromisoformat(TODAY)).exams[0]
+
+
+def test_sample_bank_matches_golden(sample_bank):
+    assert_golden("bank.json", sample_bank.read_text(encoding="utf-8"))
+
+
+def test_bank_validates_against_the_committed_schema(sample_bank):
+    schema = json.loads((SCHEMA_DIR / "bank.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(json.loads(sample_bank.read_text(encoding="utf-8")))]
+    assert errors == []
+
+
+def test_schema_rejects_unknown_keys_and_missing_fields(sample_bank):
+    schema = json.loads((SCHEMA_DIR / "bank.schema.json").read_text(encoding="utf-8"))
+    bank = json.loads(sample_bank.read_text(encoding="utf-8"))
+    bank["questions"][0]["colour"] = "red"
+    del bank["questions"][1]["stem_html"]
+    messages = sorted(e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(bank))
+    assert messages == ["'stem_html' is a required property", "Additional properties are not allowed ('colour' was unexpected)"]
+
+
+def test_two_builds_from_two_places_are_byte_identical(run_cli, tmp_path, sample_copy, sample_bank):
+    again = _build(run_cli, sample_copy, tmp_path / "elsewhere")
+    assert again.read_bytes() == sample_bank.read_bytes()
+    assert sample_bank.read_bytes().endswith(b"}\n")
+
+
+def test_every_authored_question_is_in_the_bank(sample_bank, sample_content):
+    authored = [q.id for _, q in sample_content.questions()]
+    assert [q["id"] for q in _questions(sample_bank) if q["generated"] is False] == authored
+
+
+def test_choice_questions_have_the_right_number_of_correct_options(sample_bank):
+    for q in _questions(sample_bank):
+        correct = sum(o["correct"] for o in q["options"])
+        expected = {"single": correct == 1, "true_false": correct == 1, "multiple": correct >= 1, "short_answer": q["options"] == []}
+        assert expected[q["type"]], q["id"]
+        assert len({o["id"] for o in q["options"]}) == len(q["options"]), q["id"]
+
+
+def test_generated_distractors_are_real_other_terms(sample_bank, sample_content):
+    terms = [t for _, t in sample_content.terms()]
+    names, definitions = {t.term for t in terms}, {masked_definition(t) for t in terms}
+    for q in (q for q in _questions(sample_bank) if q["generated"] in ("which-term", "term-meaning")):
+        pool = names if q["generated"] == "which-term" else definitions
+        right = [o["text"] for o in q["options"] if o["correct"]]
+        wrong = [o["text"] for o in q["options"] if not o["correct"]]
+        assert len(wrong) == 3 and set(wrong) <= pool - set(right), q["id"]
+
+
+def test_each_objective_with_terms_gets_term_questions_and_cloze_questions(sample_bank):
+    questions = _questions(sample_bank)
+    for objective in ("6.1", "6.2", "6.3", "6.4"):
+        rules = {q["generated"] for q in questions if q["objective"] == objective}
+        assert {"which-term", "term-meaning", "cloze"} <= rules, objective
+
+
+def test_source_points_at_the_question_line(sample_bank):
+    for q in _questions(sample_bank):
+        line = (SAMPLE / "nca-genm" / q["source"]["file"]).read_text(encoding="utf-8").splitlines()[q["source"]["line"] - 1]
+        if q["generated"] is False:
+            assert line.strip() == f"- id: {q['id']}"
+        else:
+            assert line.lstrip().startswith(("- id:", "- term:")), q["id"]
+
+
+def test_citations_carry_the_lock_status(run_cli, tmp_path, sample_copy):
+    quote = "speeding up calculation does not improve performance."
+    url = "https://docs.nvidia.com/deeplearning/performance/dl-performance-getting-started/index.html"
+    lock = {"citations": [{"url": url, "quote": quote, "status": "found", "checked": "2026-11-20"}]}
+    (sample_copy / "nca-genm" / "citations.lock.json").write_text(json.dumps(lock), encoding="utf-8")
+    q2 = next(q for q in _questions(_build(run_cli, sample_copy, tmp_path / "out")) if q["id"] == "6.1-q2")
+    assert [(c["status"], c["checked"], c["key_point"]) for c in q2["citations"]] == [("found", "2026-11-20", "6.1-memory-bound")]
+
+
+def _html_fields(value, key=""):
+    if isinstance(value, dict):
+        return [html for k, v in value.items() for html in _html_fields(v, k)]
+    if isinstance(value, list):
+        return [html for v in value for html in _html_fields(v, key)]
+    return [value] if key.endswith("_html") and value else []
+
+
+def test_raw_html_in_sources_stays_text(run_cli, make_sources, tmp_path):
+    sources = make_sources("valid", "terms_four", "terms_other_section")
+    assert run_cli("build", "--sources", str(sources), "--out", str(tmp_path / "out"), "--today", TODAY).code == 0
+    html = _html_fields(json.loads((tmp_path / "out" / "demo" / "bank.json").read_text(encoding="utf-8")))
+    assert any("&lt;b&gt;raw HTML&lt;/b&gt;" in h for h in html)
+    assert not any("<b>" in h for h in html)
+
+
+def test_coverage_counts_and_flags(run_cli, make_sources, tmp_path):
+    coverage = _coverage(run_cli, make_sources, tmp_path, "valid", "terms_four", "terms_other_section", "near_duplicate_question")
+    rows = {o["id"]: o for s in coverage["sections"] for o in s["objectives"]}
+    assert (rows["1.1"]["authored"], rows["1.1"]["flags"]) == (4, [])
+    assert (rows["1.2"]["authored"], rows["1.2"]["terms"], rows["1.2"]["quotes"], rows["1.2"]["flags"]) == (0, 4, 4, ["no_authored_question"])
+    assert [(s["number"], s["weight_share"]) for s in coverage["sections"]] == [(1, 40.0), (2, 60.0)]
+    assert [d["id"] for d in coverage["dropped"]] == ["gen-term-meaning-widget", "gen-which-term-gizmo"]
+
+
+def test_an_objective_without_question_or_quote_is_flagged(run_cli, make_sources, tmp_path):
+    coverage = _coverage(run_cli, make_sources, tmp_path, "valid", "uncited_key_point")  # a warning, still built
+    rows = {o["id"]: o for s in coverage["sections"] for o in s["objectives"]}
+    assert rows["1.2"]["flags"] == ["no_question", "no_citation"]
+    assert coverage["notes"] == ["no term questions: the exam defines 1 term(s), and a question with three distractors needs 4"]

@@ -1,0 +1,19 @@
+"""The benchmarks' synthetic exam is a valid sources folder, without a warning, `scale` times the sample."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from bench.synthetic import make_exam
+from pipeline.validate import validate
+from tests.conftest import SAMPLE, TODAY
+
+
+def test_synthetic_exam_is_valid_and_scales(tmp_path):
+    sample = validate(SAMPLE, dt.date.fromisoformat(TODAY)).exams[0]
+    result = validate(make_exam(tmp_path / "sources", 3), dt.date.fromisoformat(TODAY))
+    assert [d.format() for d in result.report.items] == []
+    content = result.exams[0]
+    assert [s.number for s in content.exam.sections] == [1, 2, 3]
+    assert len(content.questions()) == 3 * len(sample.questions())
+    assert len(content.terms()) == 3 * len(sample.terms())
