@@ -13,6 +13,7 @@ from itertools import chain, zip_longest
 from typing import Protocol
 
 from pipeline.citations.fetch import OK, PageResult
+from pipeline.citations.http import FetchSettings
 from pipeline.citations.normalize import NormalizedPage
 from pipeline.citations.polite import host_of
 from pipeline.citations.verdict import CitationResult, judge
@@ -53,3 +54,9 @@ def check_all(pairs: Iterable[Pair], fetcher: PageFetcher, workers: int, on_page
             if on_page:
                 on_page(futures[future])
     return results
+
+
+def pool_size(urls: Iterable[str], settings: FetchSettings) -> int:
+    """Enough threads for every host's share of concurrent requests, within the configured limit."""
+    hosts = {host_of(url) for url in urls}
+    return max(1, min(settings.workers, len(hosts) * settings.per_host))

@@ -101,12 +101,12 @@ def describe(exc: requests.RequestException, settings: FetchSettings) -> str:
         return f"TLS error: {reason or exc}"
     if isinstance(reason, NameResolutionError) or "Name or service not known" in str(exc):
         return "the host name does not resolve (DNS)"
+    if isinstance(reason, NewConnectionError):  # before timeouts: urllib3 makes it a kind of ConnectTimeoutError
+        return "the connection was refused" if "refused" in str(reason).lower() else f"no connection: {reason}"
     if isinstance(exc, requests.ConnectTimeout) or isinstance(reason, ConnectTimeoutError):
         return f"no connection within {settings.connect_timeout:g} s"
     if isinstance(exc, requests.ReadTimeout) or isinstance(reason, ReadTimeoutError):
         return f"the server did not answer within {settings.read_timeout:g} s"
-    if isinstance(reason, NewConnectionError):
-        return "the connection was refused"
     return f"network error: {type(exc).__name__}"
 
 
