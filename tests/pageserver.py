@@ -7,6 +7,7 @@ that answers 304 to a conditional request. It records every request and counts t
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import Counter
@@ -87,10 +88,8 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.content_length:
             self.send_header("Content-Length", str(len(reply.data)))
         self.end_headers()
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client stopped reading: as tested
             self.wfile.write(reply.data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client stopped reading (size cap, timeout): that is what is tested
 
 
 def _not_modified(reply: Reply, headers) -> bool:
