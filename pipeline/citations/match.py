@@ -149,18 +149,27 @@ def _aligned(target: str, first: int, page: NormalizedPage, length: int) -> tupl
     return first + a, first + max(b, a + 1)
 
 
-def closest(quote: Quote, page: NormalizedPage) -> Match:
-    """The page's passage most like the quote, scored 0..1; `fuzzy` when close enough to call drifted."""
-    words = quote.words
+def _closest_tokens(words: list[str], page: NormalizedPage) -> tuple[float, int, int]:
+    """(score, first, end) of the page's tokens most like `words`; (0, 0, 0) when nothing shares a word."""
     target = " ".join(words)
     slack = max(3, len(words) // 4)
     best = (0.0, 0, 0)
     for start in _candidate_starts(words, page, slack):
-        first = max(start - slack, 0)
-        a, b = _aligned(target, first, page, len(words) + 3 * slack)
-        score = fuzz.ratio(target, " ".join(page.token_list[a:b])) / 100
-        best = max(best, (score, a, b))
-    score, a, b = best
-    if b <= a:
+        a, b = _aligned(target, max(start - slack, 0), page, len(words) + 3 * slack)
+        best = max(best, (fuzz.ratio(target, " ".join(page.token_list[a:b])) / 100, a, b))
+    return best
+
+
+def closest(quote: Quote, page: NormalizedPage) -> Match:
+    """The page's passage most like the quote, scored 0..1; `fuzzy` when close enough to call drifted.
+    Each fragment of an ellipsis quote is placed on its own; the score is their length-weighted mean."""
+    parts = [_closest_tokens(list(fragment), page) for fragment in quote.fragments]
+    if any(b <= a for _, a, b in parts):
         return Match(None, 0.0, None)
-    return Match(Kind.FUZZY if score >= DRIFT_SCORE else None, round(score, 3), page.passage(a, b))
+    weights = [len(" ".join(fragment)) for fragment in quote.fragments]
+    score = sum(p[0] * w for p, w in zip(parts, weights, strict=True)) / sum(weights)
+    score = min(round(score, 3), 0.99)  # not found, so never "100% alike" (fragments out of order or apart)
+    a, b = min(p[1] for p in parts), max(p[2] for p in parts)
+    if b - a > len(quote.words) + MAX_GAP // 4:  # fragments far apart: show the one that drifted most
+        _, a, b = min(parts)
+    return Match(Kind.FUZZY if score >= DRIFT_SCORE else None, score, page.passage(a, b))
