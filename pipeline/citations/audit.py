@@ -99,9 +99,9 @@ def reviews(exams: list[ExamContent], today: dt.date) -> list[ReviewResult]:
 
 
 def audit(exams: list[ExamContent], fetcher: PageFetcher, today: dt.date, workers: int,
-          on_page: Callable[[str], None] | None = None) -> AuditResult:
+          on_page: Callable[[str], None] | None = None, per_host: int = 1) -> AuditResult:
     refs = citation_refs(exams)
-    results = check_all(((ref.url, ref.quote) for ref in refs), fetcher, workers, on_page)
+    results = check_all(((ref.url, ref.quote) for ref in refs), fetcher, workers, on_page, per_host)
     return AuditResult([(ref, results[(ref.url, ref.quote)]) for ref in refs], reviews(exams, today))
 
 

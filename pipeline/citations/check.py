@@ -1,15 +1,14 @@
 """Check many (url, quote) pairs: each page fetched once, hosts in parallel, quotes matched as pages arrive.
 
-Matching runs in the worker that fetched the page, so parsing and matching one page overlaps the network
+Matching runs in the thread that fetched the page, so parsing and matching one page overlaps the network
 waits of the others. The fetcher is a parameter: anything with `fetch(url) -> PageResult`.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
-from itertools import chain, zip_longest
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from pipeline.citations.fetch import OK, PageResult
@@ -32,28 +31,40 @@ def check_page(fetcher: PageFetcher, url: str, quotes: list[str]) -> list[Citati
     return [judge(quote, result, page) for quote in quotes]
 
 
-def interleaved(urls: Iterable[str]) -> list[str]:
-    """URLs in turns of hosts (a, b, c, a, b, c...), so no worker waits on a busy host while others idle."""
-    by_host: dict[str, list[str]] = defaultdict(list)
+def by_host(urls: Iterable[str]) -> dict[str, deque[str]]:
+    queues: dict[str, deque[str]] = defaultdict(deque)
     for url in urls:
-        by_host[host_of(url)].append(url)
-    rounds = zip_longest(*(by_host[host] for host in sorted(by_host)))
-    return [url for url in chain.from_iterable(rounds) if url is not None]
+        queues[host_of(url)].append(url)
+    return dict(sorted(queues.items()))
 
 
-def check_all(pairs: Iterable[Pair], fetcher: PageFetcher, workers: int, on_page: Callable[[str], None] | None = None) -> dict[Pair, CitationResult]:
-    """The result of every pair; `on_page(url)` is called as each page is done (for a progress bar)."""
+def check_all(pairs: Iterable[Pair], fetcher: PageFetcher, workers: int, on_page: Callable[[str], None] | None = None,
+              per_host: int = 1) -> dict[Pair, CitationResult]:
+    """The result of every pair; `on_page(url)` is called as each page is done (for a progress bar).
+
+    Work is split into lanes: `per_host` lanes per host, each taking that host's pages one after the other.
+    A thread is then never parked waiting for a busy host while another host has a free slot (as happens
+    when a shared pool takes pages in a fixed order). Lanes are started host by host, first lanes first."""
     quotes: dict[str, list[str]] = defaultdict(list)
     for url, quote in dict.fromkeys(pairs):
         quotes[url].append(quote)
-    results: dict[Pair, CitationResult] = {}
-    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(quotes)))) as pool:
-        futures = {pool.submit(check_page, fetcher, url, quotes[url]): url for url in interleaved(quotes)}
-        for future in as_completed(futures):
-            results.update(((r.url, r.quote), r) for r in future.result())
+    queues = by_host(quotes)
+
+    def lane(queue: deque[str]) -> list[CitationResult]:
+        done = []
+        while True:
+            try:
+                url = queue.popleft()  # atomic: lanes of one host share its queue
+            except IndexError:
+                return done
+            done.extend(check_page(fetcher, url, quotes[url]))
             if on_page:
-                on_page(futures[future])
-    return results
+                on_page(url)
+
+    lanes = [queue for n in range(per_host) for queue in queues.values() if len(queue) > n]
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(lanes)))) as pool:
+        futures = [pool.submit(lane, queue) for queue in lanes]
+        return {(r.url, r.quote): r for future in futures for r in future.result()}
 
 
 def pool_size(urls: Iterable[str], settings: FetchSettings) -> int:

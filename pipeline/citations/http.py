@@ -39,7 +39,7 @@ class FetchSettings:
     max_bytes: int = 20_000_000
     per_host: int = 2  # requests at once to one host
     interval: float = 0.5  # seconds between two request starts to one host
-    workers: int = 16
+    workers: int = 32  # threads in all; each host still gets at most per_host of them at once
 
 
 class FetchFailure(Exception):

@@ -11,11 +11,11 @@ from __future__ import annotations
 import io
 import logging
 
-from bs4 import BeautifulSoup, NavigableString
+from bs4 import BeautifulSoup, NavigableString, Tag
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
-HIDDEN = ("script", "style", "template", "noscript", "head", "title", "svg", "iframe", "object")
+HIDDEN = frozenset({"script", "style", "template", "noscript", "head", "title", "svg", "iframe", "object"})
 BLOCKS = frozenset(
     ["address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "option", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"]
 )
@@ -27,20 +27,27 @@ class Unsupported(Exception):
 
 
 def visible_text(markup: str | bytes) -> str:
-    """The visible text of an HTML document, each block on lines of its own."""
+    """The visible text of an HTML document, each block on lines of its own.
+
+    One walk through the document in reading order: a hidden element is skipped whole, a block element
+    opens a line, and a line break follows the last node inside each block."""
     soup = BeautifulSoup(markup, "html.parser")
-    for tag in [*soup.find_all(HIDDEN), *soup.find_all(attrs={"hidden": True})]:
-        tag.decompose()
     parts: list[str] = []
-    block_ends: set[int] = set()  # ids of the last node inside each block: a line break follows it
-    for node in soup.descendants:
+    block_ends: set[int] = set()  # ids of the last node inside each block
+    node = soup.contents[0] if soup.contents else None
+    while node is not None:
+        last = node
         if type(node) is NavigableString:  # subclasses are comments, CDATA, doctypes, processing instructions
-            parts.append(str(node))
-        elif getattr(node, "name", None) in BLOCKS:
+            parts.append(node)
+        elif isinstance(node, Tag):
+            if node.name in HIDDEN or "hidden" in node.attrs:
+                last = node._last_descendant()
+            elif node.name in BLOCKS:
+                parts.append("\n")
+                block_ends.add(id(node._last_descendant()))
+        if id(last) in block_ends:
             parts.append("\n")
-            block_ends.add(id(node._last_descendant()))
-        if id(node) in block_ends:
-            parts.append("\n")
+        node = last.next_element
     return "".join(parts)
 
 
