@@ -123,3 +123,8 @@ def test_normalized_tokens():
 def test_only_an_ellipsis_is_not_found(page):
     assert find("...", page) == find("[…]", page)
     assert not find("...", page).found
+
+
+def test_a_changed_last_word_stays_in_the_closest_passage():
+    match = find("Things are made of stuff.", NormalizedPage.of("Intro. Things are made of wood. Next sentence here."))
+    assert (match.kind, match.passage) == (Kind.FUZZY, "Things are made of wood")

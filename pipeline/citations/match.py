@@ -23,6 +23,7 @@ from enum import StrEnum
 from itertools import accumulate
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 from pipeline.citations.normalize import NormalizedPage, collapse, tokens, visible_form
 
@@ -156,8 +157,26 @@ def _closest_tokens(words: list[str], page: NormalizedPage) -> tuple[float, int,
     best = (0.0, 0, 0)
     for start in _candidate_starts(words, page, slack):
         a, b = _aligned(target, max(start - slack, 0), page, len(words) + 3 * slack)
-        best = max(best, (fuzz.ratio(target, " ".join(page.token_list[a:b])) / 100, a, b))
-    return best
+        best = max(best, (_score(target, page, a, b), a, b))
+    return _refined(target, page, *best)
+
+
+def _score(target: str, page: NormalizedPage, a: int, b: int) -> float:
+    return fuzz.ratio(target, " ".join(page.token_list[a:b])) / 100
+
+
+def _refined(target: str, page: NormalizedPage, score: float, a: int, b: int, reach: int = 2) -> tuple[float, int, int]:
+    """The passage with its ends moved by up to `reach` tokens to the closest by edit distance, then
+    scored. The alignment places the quote's characters and can leave a changed last word outside
+    ("made of" for "made of stuff" against "made of wood"); edit distance counts a changed word once and
+    keeps it in, where the Indel ratio would rather drop it."""
+    def similarity(span: tuple[int, int]) -> float:
+        return Levenshtein.normalized_similarity(target, " ".join(page.token_list[span[0] : span[1]]))
+
+    spans = [(first, end) for first in range(max(a - reach, 0), a + reach + 1)
+             for end in range(max(b - reach, first + 1), min(b + reach, len(page.token_list)) + 1)]
+    first, end = max(spans, key=similarity, default=(a, b))
+    return _score(target, page, first, end), first, end
 
 
 def closest(quote: Quote, page: NormalizedPage) -> Match:
