@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     urls = {ref.url for ref in citation_refs(exams)}
     try:
         with progress(len(urls)) as tick:
-            result = audit(exams, fetcher, today, pool_size(urls, fetcher.settings), tick)
+            result = audit(exams, fetcher, today, pool_size(urls, fetcher.settings), tick, fetcher.settings.per_host)
     finally:
         fetcher.close()
     written = update_locks(exams, result, today)
