@@ -1,21 +1,37 @@
 """The citation lock: `sources/<exam>/citations.lock.json`, the committed result of checking every quote.
 
-Builds read it offline: renderers show each quote's check status and date from it, and `validate`
-judges it (see the citations issue). An entry is keyed by (url, quote). A quote with no entry has
-never been checked.
+`audit` writes it; builds read it offline: renderers show each quote's check status and date from it, and
+`validate` turns it into diagnostics (`pipeline.citations.lockcheck`). An entry is keyed by (url, quote).
+A quote with no entry, or an `unchecked` one, has never been checked.
+
+The file is written in a fixed order (by url, then quote), keys sorted, and atomically (a temporary file
+in the same folder, then `os.replace`): an audit killed at any point leaves the old lock or the new one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
-from dataclasses import dataclass
+import os
+import tempfile
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline.errors import PipelineError
 
 LOCK_NAME = "citations.lock.json"
 UNCHECKED = "unchecked"
+FORMAT = 1
+ABOUT = "Written by `python -m pipeline audit` (make audit): one entry per cited (url, quote). Commit it; do not edit it by hand."
+
+
+class LockError(PipelineError):
+    """The lock file exists but cannot be read."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}:1:1: error: the citation lock cannot be read ({reason}); restore it from git or run `make audit`")
+        self.path, self.reason = path, reason
 
 
 @dataclass(frozen=True)
@@ -30,6 +46,18 @@ class LockEntry:
     http_status: int | None = None
     fingerprint: str | None = None
     closest: str | None = None
+    detail: str | None = None  # why the page could not be checked (unsupported)
+
+    def to_json(self) -> dict:
+        raw = asdict(self)
+        raw["checked"] = self.checked.isoformat() if self.checked else None
+        return {key: value for key, value in raw.items() if value is not None}
+
+    @classmethod
+    def from_json(cls, item: dict) -> LockEntry:
+        checked = dt.date.fromisoformat(item["checked"]) if item.get("checked") else None
+        fields = {k: item.get(k) for k in cls.__dataclass_fields__ if k != "checked"}
+        return cls(**{**fields, "checked": checked})
 
 
 @dataclass(frozen=True)
@@ -48,11 +76,27 @@ class CitationLock:
             return cls(path, {})
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-            entries = {}
-            for item in raw.get("citations", []):
-                checked = dt.date.fromisoformat(item["checked"]) if item.get("checked") else None
-                fields = {k: item.get(k) for k in LockEntry.__dataclass_fields__ if k not in ("checked",)}
-                entries[(item["url"], item["quote"])] = LockEntry(**{**fields, "checked": checked})
-            return cls(path, entries)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise PipelineError(f"{path}:1:1: error: the citation lock cannot be read ({exc}); restore it from git or run `make audit`") from None
+            items = (LockEntry.from_json(item) for item in raw.get("citations", []))
+            return cls(path, {(e.url, e.quote): e for e in items})
+        except (ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
+            raise LockError(path, str(exc)) from None
+
+    def to_text(self) -> str:
+        ordered = [self.entries[key].to_json() for key in sorted(self.entries)]
+        document = {"about": ABOUT, "format": FORMAT, "citations": ordered}
+        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+    def save(self) -> None:
+        """Write the lock atomically: readers see the old file or the new one, never a part of one."""
+        text = self.to_text().encode("utf-8")
+        fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise

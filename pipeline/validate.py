@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline import checks
+from pipeline.citations.lockcheck import check_lock
 from pipeline.content import ExamContent
 from pipeline.diagnostics import Report
 from pipeline.loader import exam_folders, load_exam
@@ -24,7 +25,8 @@ class Validation:
         return not self.report.errors
 
 
-def validate(sources: Path, today: dt.date, *, strict: bool = False) -> Validation:
+def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool = True) -> Validation:
+    """`lock=False` leaves out what the citation lock says (for `audit`, which is about to rewrite it)."""
     report = Report()
     exams = []
     for folder in exam_folders(sources):
@@ -36,6 +38,8 @@ def validate(sources: Path, today: dt.date, *, strict: bool = False) -> Validati
             checks.check_objective(file, ctx, report)
         if content:
             checks.check_exam(content, ctx, report)
+            if lock:
+                check_lock(content, today, policy, report)
             exams.append(content)
     if strict:
         report.promote_warnings()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
+from pipeline.errors import SourceError
+from pipeline.lock import CitationLock, LockEntry
+from pipeline.yamlsource import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -41,16 +45,42 @@ def run_cli(capsys, monkeypatch):
     return run
 
 
+def cited_pairs(folder: Path) -> list[tuple[str, str]]:
+    """Every (url, quote) cited in the readable YAML files of an exam folder."""
+    pairs = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            data = load_yaml(path).data
+        except SourceError:
+            continue
+        for point in (data.get("key_points") or []) if isinstance(data, dict) else []:
+            for citation in (point.get("citations") or []) if isinstance(point, dict) else []:
+                if isinstance(citation, dict) and isinstance(citation.get("url"), str) and isinstance(citation.get("quote"), str):
+                    pairs.append((citation["url"], citation["quote"]))
+    return pairs
+
+
+def write_found_lock(folder: Path, checked: str = TODAY) -> None:
+    """A lock saying every quote of the folder was found on `checked`: the scenario fixtures are about the
+    offline checks, and their example.com quotes stand for quotes an audit has confirmed."""
+    day = dt.date.fromisoformat(checked)
+    entries = {pair: LockEntry(*pair, status="found", checked=day, match="exact", score=1.0) for pair in cited_pairs(folder)}
+    CitationLock(folder / "citations.lock.json", entries).save()
+
+
 @pytest.fixture
 def make_sources(tmp_path):
-    """A sources folder with one exam `demo`: exam.yaml from fixtures/exams, objective files from fixtures/objectives."""
+    """A sources folder with one exam `demo`: exam.yaml from fixtures/exams, objective files from fixtures/objectives,
+    and (unless `audited=False`) a citation lock in which every quote was found on TODAY."""
 
-    def make(*objectives: str, exam: str = "valid") -> Path:
+    def make(*objectives: str, exam: str = "valid", audited: bool = True) -> Path:
         folder = tmp_path / "sources" / "demo"
         folder.mkdir(parents=True)
         shutil.copy(FIXTURES / "exams" / f"{exam}.yaml", folder / "exam.yaml")
         for name in objectives:
             shutil.copy(FIXTURES / "objectives" / f"{name}.yaml", folder / f"{name}.yaml")
+        if audited:
+            write_found_lock(folder)
         return tmp_path / "sources"
 
     return make

@@ -51,10 +51,23 @@ def copy_of(sample_copy: Path, original: Path) -> Path:
     return sample_copy / original.relative_to(SAMPLE)
 
 
-def test_sample_validates_without_errors_or_warnings(run_cli):
+def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes(run_cli):
+    """The sample's pages cannot be fetched where it was written: its lock leaves every quote unchecked,
+    and each one is a warning (an error under --strict) until `make audit` runs with network access."""
     result = run_cli("validate", "--today", TODAY, cwd=SAMPLE.parent)
-    assert (result.code, result.lines) == (0, [])
-    assert "1 exam(s), 4 objective(s): 0 error(s), 0 warning(s)" in result.err
+    assert result.code == 0
+    assert [line for line in result.lines if ": error: " in line] == []
+    unchecked = "quote not checked against its page yet; run `make audit` where the page can be reached"
+    assert all(line.endswith(unchecked) and ": warning: key_points[" in line for line in result.lines), result.lines
+    quotes = sum(len(kp.citations) for f in OBJECTIVES for kp in _objective(f).key_points)
+    assert len(result.lines) == quotes == 31
+    assert f"1 exam(s), 4 objective(s): 0 error(s), {quotes} warning(s)" in result.err
+
+
+def _objective(file: Path):
+    from schema.models import Objective
+
+    return Objective.model_validate(load_yaml(file).data)
 
 
 def test_sample_has_four_objectives_with_five_questions_of_all_types():

@@ -6,10 +6,12 @@ module and one line here.
 
 from __future__ import annotations
 
-from pipeline.commands import build_cmd, schema_cmd, validate_cmd
+from pipeline.commands import audit_cmd, build_cmd, check_quote_cmd, schema_cmd, validate_cmd
 
 COMMANDS = {
     "validate": validate_cmd,
     "build": build_cmd,
     "schema": schema_cmd,
+    "audit": audit_cmd,
+    "check-quote": check_quote_cmd,
 }

@@ -1,0 +1,38 @@
+"""A new lock from an audit's results: what the lock keeps, and what it deliberately does not.
+
+Every quote in the sources gets an entry; quotes no longer in the sources lose theirs. A verdict on the
+page (found, drifted, missing, dead, unsupported) replaces the old entry, dated today. A fault of the
+network or the server (blocked, unreachable) says nothing about the words: the old entry stays as it was,
+with its old date, which goes stale in due course; a quote never checked stays `unchecked`. So an audit
+run without network access (as on the machine the sample was written on) invents nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from pipeline.citations.check import Pair
+from pipeline.citations.status import TRANSIENT, Status
+from pipeline.citations.verdict import CitationResult
+from pipeline.lock import CitationLock, LockEntry
+
+
+def entry_for(result: CitationResult, today: dt.date) -> LockEntry:
+    found = result.status is Status.FOUND
+    return LockEntry(
+        result.url, result.quote, result.status.value, today, result.match, result.score if result.match else None,
+        result.final_url, result.http_status, result.fingerprint, None if found else result.closest, result.detail or None,
+    )
+
+
+def updated(lock: CitationLock, pairs: Iterable[Pair], results: dict[Pair, CitationResult], today: dt.date) -> CitationLock:
+    """The lock after an audit of `pairs` (this exam's citations) that gave `results`."""
+    entries = {}
+    for pair in dict.fromkeys(pairs):
+        result = results.get(pair)
+        if result is None or result.status in TRANSIENT:
+            entries[pair] = lock.entry(*pair)
+        else:
+            entries[pair] = entry_for(result, today)
+    return CitationLock(lock.path, entries)

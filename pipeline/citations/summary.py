@@ -1,0 +1,61 @@
+"""What `audit` shows in the terminal: a progress bar while pages arrive, then a table of counts by
+status and every problem with file:line, URL, and for drifted quotes the closest passage and a word diff.
+
+Problem lines are printed unwrapped, so they stay `path:line: ...` lines that editors and CI jump to.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pipeline.citations.audit import AuditResult, CitationRef
+from pipeline.citations.report import counts
+from pipeline.citations.status import Status
+from pipeline.citations.verdict import CitationResult
+from pipeline.citations.worddiff import rich_markup, word_diff
+
+
+@contextmanager
+def progress(total: int) -> Iterator[Callable[[str], None]]:
+    """A callback to call once per page; a progress bar on stderr when it is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        yield lambda url: None
+        return
+    columns = (TextColumn("checking quotes"), BarColumn(), MofNCompleteColumn(), TextColumn("pages"), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("pages", total=total)
+        yield lambda url: bar.advance(task)
+
+
+def _problem(console: Console, ref: CitationRef, result: CitationResult) -> None:
+    where = f"{ref.place.file}:{ref.place.position.line}:{ref.place.position.col}"
+    console.print(f"{escape(where)}: {result.status.value}: {escape(ref.url)}", soft_wrap=True, highlight=False)
+    if result.detail:
+        console.print(f"    {escape(result.detail)}", soft_wrap=True, highlight=False)
+    elif result.closest:
+        console.print(f"    closest passage ({result.score:.0%} alike): {escape(result.closest)}", soft_wrap=True, highlight=False)
+    if result.status is Status.DRIFTED and result.closest:
+        console.print(f"    diff: {rich_markup(word_diff(result.quote, result.closest))}", soft_wrap=True, highlight=False)
+
+
+def show(result: AuditResult, console: Console | None = None) -> None:
+    console = console or Console(highlight=False)
+    table = Table(title="citations", title_justify="left")
+    table.add_column("status")
+    table.add_column("quotes", justify="right")
+    for status, n in counts(result).items():
+        table.add_row(status, str(n))
+    console.print(table)
+    for ref, citation in sorted(result.problems, key=lambda item: (item[0].place.file, item[0].place.position)):
+        _problem(console, ref, citation)
+    for review in result.stale_reviews:
+        where = f"{review.place.file}:{review.place.position.line}:{review.place.position.col}"
+        when = "is after today" if review.status == "future" else f"is {review.age_days} days old, past the review policy"
+        console.print(f"{escape(where)}: review {review.status}: reviewed {review.reviewed} {when}", soft_wrap=True, highlight=False)

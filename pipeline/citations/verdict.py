@@ -1,0 +1,54 @@
+"""The status of one citation, from what fetching its page gave and what matching found there.
+
+found: the quote stands on the page. drifted: the page answers, the quote is not on it, but a close
+passage is (the page was reworded, or the quote misquotes it). missing: nothing close. dead: 404/410.
+blocked: 401/403/429 after retries. unreachable: DNS, refused, timeout, TLS, server errors.
+unsupported: not HTML, text or PDF, or over the size cap. Only found, drifted and missing are verdicts
+on the quote's words; the others say the words could not be checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from pipeline.citations.fetch import OK, PageResult
+from pipeline.citations.match import Kind, Match, find
+from pipeline.citations.normalize import NormalizedPage
+from pipeline.citations.status import Status
+
+
+@dataclass(frozen=True)
+class CitationResult:
+    url: str
+    quote: str
+    status: Status
+    match: str | None = None  # exact | normalized | fuzzy
+    score: float = 0.0
+    closest: str | None = None  # the matched passage when found, else the closest one
+    detail: str = ""  # why the words could not be checked
+    http_status: int | None = None
+    final_url: str | None = None
+    fingerprint: str | None = None  # of the page's normalized text: tells a changed page from an unchanged one
+    revalidated: bool = False
+
+
+def fingerprint(page: NormalizedPage) -> str:
+    return "sha256:" + hashlib.sha256(page.joined.encode("utf-8")).hexdigest()[:16]
+
+
+def status_of(match: Match) -> Status:
+    if match.found:
+        return Status.FOUND
+    return Status.DRIFTED if match.kind is Kind.FUZZY else Status.MISSING
+
+
+def judge(quote: str, result: PageResult, page: NormalizedPage | None) -> CitationResult:
+    """The citation's result; `page` is `result`'s text normalized (None when there is no text)."""
+    if result.status != OK or page is None:
+        return CitationResult(result.url, quote, Status(result.status), detail=result.detail, http_status=result.http_status)
+    match = find(quote, page)
+    return CitationResult(
+        result.url, quote, status_of(match), match.kind.value if match.kind else None, match.score, match.passage,
+        http_status=result.http_status, final_url=result.final_url, fingerprint=fingerprint(page), revalidated=result.revalidated,
+    )

@@ -1,0 +1,141 @@
+"""A real HTTP server on loopback for the citation tests and benchmark: http.server in a thread.
+
+Each path answers with a scripted list of replies (the last one repeats), so a test can serve "500, then
+200", a 429 with Retry-After, a redirect loop, a slow answer, an oversized body or a page with an ETag
+that answers 304 to a conditional request. It records every request and counts the bytes it sends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int = 200
+    body: bytes | str = b""
+    content_type: str | None = "text/html; charset=utf-8"
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0  # seconds before the answer starts
+    etag: str | None = None  # answer 304 to If-None-Match with this tag
+    last_modified: str | None = None  # answer 304 to If-Modified-Since with this date
+    content_length: bool = True  # False: a body delimited by closing the connection
+
+    @property
+    def data(self) -> bytes:
+        return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
+
+
+@dataclass
+class Request:
+    path: str
+    headers: dict[str, str]
+    started: float
+    status: int = 0
+
+
+class _Counting:
+    """The handler's output stream, counting the bytes written (headers and body)."""
+
+    def __init__(self, stream, server: PageServer) -> None:
+        self.stream, self.server = stream, server
+
+    def write(self, data: bytes) -> int:
+        with self.server.lock:
+            self.server.sent_bytes += len(data)
+        return self.stream.write(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_version = "pageserver"
+    sys_version = ""
+
+    def setup(self) -> None:
+        super().setup()
+        self.wfile = _Counting(self.wfile, self.server.pages)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (http.server's signature)
+        pass  # quiet tests
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        pages: PageServer = self.server.pages
+        request = Request(self.path, dict(self.headers.items()), time.monotonic())
+        reply = pages.next_reply(self.path, request)
+        time.sleep(reply.delay)
+        if _not_modified(reply, self.headers):
+            request.status = 304
+            self.send_response(304)
+            if reply.etag:
+                self.send_header("ETag", reply.etag)
+            self.end_headers()
+            return
+        request.status = reply.status
+        self.send_response(reply.status)
+        for name, value in {**({"Content-Type": reply.content_type} if reply.content_type else {}), **reply.headers}.items():
+            self.send_header(name, value)
+        if reply.etag:
+            self.send_header("ETag", reply.etag)
+        if reply.last_modified:
+            self.send_header("Last-Modified", reply.last_modified)
+        if reply.content_length:
+            self.send_header("Content-Length", str(len(reply.data)))
+        self.end_headers()
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client stopped reading: as tested
+            self.wfile.write(reply.data)
+
+
+def _not_modified(reply: Reply, headers) -> bool:
+    if reply.etag and headers.get("If-None-Match") == reply.etag:
+        return True
+    return bool(reply.last_modified and headers.get("If-Modified-Since") == reply.last_modified)
+
+
+class PageServer:
+    """`with PageServer() as server: server.add("/a", Reply(body=...)); server.url("/a")`."""
+
+    def __init__(self, host: str = "127.0.0.1", delay: float = 0.0) -> None:
+        self.host, self.delay = host, delay
+        self.routes: dict[str, list[Reply]] = {}
+        self.requests: list[Request] = []
+        self.sent_bytes = 0
+        self.lock = threading.Lock()
+        self.httpd = ThreadingHTTPServer((host, 0), _Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.pages = self
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+
+    def add(self, path: str, *replies: Reply) -> str:
+        self.routes[path] = list(replies)
+        return self.url(path)
+
+    def url(self, path: str) -> str:
+        return f"http://{self.host}:{self.httpd.server_address[1]}{path}"
+
+    def next_reply(self, path: str, request: Request) -> Reply:
+        with self.lock:
+            self.requests.append(request)
+            replies = self.routes.get(path) or [Reply(404, "not here")]
+            reply = replies.pop(0) if len(replies) > 1 else replies[0]
+        return reply if not self.delay else Reply(**{**reply.__dict__, "delay": reply.delay + self.delay})
+
+    def hits(self, path: str) -> int:
+        return Counter(r.path for r in self.requests)[path]
+
+    def statuses(self, path: str) -> list[int]:
+        return [r.status for r in self.requests if r.path == path]
+
+    def __enter__(self) -> PageServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
