@@ -8,11 +8,14 @@ sources folder without a single warning (ids unique, terms unique, no stem repea
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from pipeline.lock import LOCK_NAME, CitationLock, LockEntry
 
 SAMPLE_EXAM = Path(__file__).resolve().parent.parent / "sources" / "nca-genm"
 EXAM_ID = "synthetic"
@@ -55,4 +58,13 @@ def make_exam(folder: Path, scale: int) -> Path:
         for objective in objectives:
             copy = _copy(objective, k)
             (section / f"{copy['id']}.yaml").write_text(yaml.safe_dump(copy, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    _write_found_lock(root, objectives, dt.date.fromisoformat(str(exam["reviewed"])))
     return folder
+
+
+def _write_found_lock(root: Path, objectives: list[dict[str, Any]], checked: dt.date) -> None:
+    """A lock in which every quote was found on `checked`, as after an audit: validate reads the lock, so a
+    realistic benchmark has one (and its exam validates without 'never checked' warnings)."""
+    pairs = {(c["url"], c["quote"]) for o in objectives for kp in o["key_points"] for c in kp.get("citations", [])}
+    entries = {pair: LockEntry(*pair, status="found", checked=checked, match="exact", score=1.0) for pair in sorted(pairs)}
+    CitationLock(root / LOCK_NAME, entries).save()
