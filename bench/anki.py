@@ -20,7 +20,7 @@ from pathlib import Path
 import genanki
 
 from bench import Measure, median_seconds
-from pipeline import anki_models, anki_notes
+from pipeline.anki import deck_notes, note_types
 from pipeline.build import source_date
 from pipeline.lock import CitationLock
 from pipeline.render import RenderContext
@@ -36,8 +36,8 @@ def _context(out: Path, previous: Path) -> RenderContext:
     return RenderContext(content, out, source_date(content), CitationLock.load(content.folder), previous)
 
 
-def _genanki_alone(ctx: RenderContext, notes: list[anki_notes.DeckNote], path: Path) -> None:
-    models = {t: anki_models.genanki_model(t) for t in anki_models.NOTE_TYPES}
+def _genanki_alone(ctx: RenderContext, notes: list[deck_notes.DeckNote], path: Path) -> None:
+    models = {t: note_types.genanki_model(t) for t in note_types.NOTE_TYPES}
     genanki.Package(anki_render.genanki_decks(ctx.content, notes, models)).write_to_file(str(path), timestamp=0)
 
 
@@ -63,7 +63,7 @@ def measure() -> list[Measure]:
         previous.mkdir(), out.mkdir()
         ctx = _context(out, previous)
         anki_render.render(RenderContext(ctx.content, previous, ctx.source_date, ctx.lock))  # the build before
-        notes = anki_notes.notes(ctx.content)
+        notes = deck_notes.notes(ctx.content)
         ours, alone = _interleaved(lambda: anki_render.render(ctx), lambda: _genanki_alone(ctx, notes, out / "genanki.apkg"))
     detail = f"render {ours * 1000:.1f} ms vs genanki alone {alone * 1000:.1f} ms ({len(notes)} notes)"
     return [Measure("anki_overhead", ours / alone, "<= 1.2", detail)]

@@ -10,9 +10,9 @@ import datetime as dt
 
 import pytest
 
-from pipeline.distractors import pick_distractors
-from pipeline.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate, masked_definition, slug
 from pipeline.plaintext import to_plain
+from pipeline.practice.distractors import pick_distractors
+from pipeline.practice.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate, masked_definition, slug
 from pipeline.validate import validate
 from schema.models import Term
 from tests.conftest import SAMPLE, TODAY

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
 
-from pipeline import anki_models, cloze
+from pipeline import cloze
+from pipeline.anki import note_types
 from pipeline.validate import validate
 from tests.conftest import SAMPLE, TODAY
 from tests.golden import assert_golden
@@ -85,7 +86,7 @@ def test_sample_deck_imports_cleanly(build, collection, sample_copy, tmp_path):
     assert len(log.new) == collection.note_count() == 56  # 18 terms, 30 questions, 8 key points with cloze marks
     expected = expected_cards(sample_copy)
     cards = [collection.get_card(cid) for cid in collection.find_cards("")]
-    by_type = Counter(anki_models.NOTE_TYPES[[t.model_id for t in anki_models.NOTE_TYPES].index(c.note().mid)].key for c in cards)
+    by_type = Counter(note_types.NOTE_TYPES[[t.model_id for t in note_types.NOTE_TYPES].index(c.note().mid)].key for c in cards)
     assert by_type == expected["type"] == Counter(term=36, question=30, cloze=8)
     by_deck = Counter(collection.decks.name(c.did).rsplit("::", 1)[1].split()[0] for c in cards)
     assert by_deck == expected["objective"]
@@ -162,8 +163,8 @@ def test_edit_reaches_anki_without_a_previous_build(build, sample_copy, tmp_path
 
 
 def test_template_change_updates_the_note_type(build, sample_copy, tmp_path, monkeypatch):
-    templates = Path(shutil.copytree(anki_models.TEMPLATE_DIR, tmp_path / "templates"))
-    monkeypatch.setattr(anki_models, "TEMPLATE_DIR", templates)
+    templates = Path(shutil.copytree(note_types.TEMPLATE_DIR, tmp_path / "templates"))
+    monkeypatch.setattr(note_types, "TEMPLATE_DIR", templates)
     out = build(sample_copy, tmp_path / "out")
     first = keep(out, tmp_path, "first.apkg")
     front = templates / "question.front.html"

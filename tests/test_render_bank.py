@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pipeline.generate import masked_definition
+from pipeline.practice.generate import masked_definition
 from pipeline.schema_export import SCHEMA_DIR
 from pipeline.validate import validate
 from tests.conftest import SAMPLE, TODAY

@@ -1,8 +1,8 @@
 """The Anki renderer: OUT/<exam-id>/deck.apkg and OUT/<exam-id>/deck-changes.json.
 
-The notes come from pipeline/anki_notes.py, their note types from pipeline/anki_models.py. Before the
+The notes come from pipeline/anki/deck_notes.py, their note types from pipeline/anki/note_types.py. Before the
 package is written it is compared with the previous build's (deck-changes.json), and the comparison also
-feeds the package timestamp (pipeline/deck_timestamp.py), on which Anki's "update if newer" depends.
+feeds the package timestamp (pipeline/anki/deck_timestamp.py), on which Anki's "update if newer" depends.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 import genanki
 
-from pipeline import anki_fields, anki_models, anki_notes, apkg, cloze, deck_changes, deck_timestamp, markdown
-from pipeline.anki_notes import DeckNote
+from pipeline import cloze, markdown
+from pipeline.anki import apkg, card_fields, deck_changes, deck_notes, deck_timestamp, note_types
+from pipeline.anki.deck_notes import DeckNote
 from pipeline.content import ExamContent
 
 if TYPE_CHECKING:  # pipeline.render imports this module for its registry
@@ -22,12 +23,12 @@ if TYPE_CHECKING:  # pipeline.render imports this module for its registry
 DECK_FILE = "deck.apkg"
 CHANGES_FILE = "deck-changes.json"
 # The code that shapes the fields: a change to it changes notes as surely as an edit to the sources does.
-CODE_FILES = tuple(Path(m.__file__) for m in (anki_fields, anki_notes, anki_models, cloze, markdown))
+CODE_FILES = tuple(Path(m.__file__) for m in (card_fields, deck_notes, note_types, cloze, markdown))
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    notes = anki_notes.notes(ctx.content)
-    models = {t: anki_models.genanki_model(t) for t in anki_models.NOTE_TYPES if any(n.note_type == t for n in notes)}
+    notes = deck_notes.notes(ctx.content)
+    models = {t: note_types.genanki_model(t) for t in note_types.NOTE_TYPES if any(n.note_type == t for n in notes)}
     previous = apkg.read(ctx.previous_dir / DECK_FILE) if ctx.previous_dir else None
     changes = deck_changes.compare(previous, snapshot(notes, models.values()))
     timestamp = deck_timestamp.package_timestamp(
@@ -42,11 +43,11 @@ def render(ctx: RenderContext) -> list[Path]:
 def inputs(content: ExamContent) -> list[Path]:
     """Every file the notes are made from: the timestamp's inputs."""
     sources = [content.exam_file.path, *(f.path for f in content.objective_files)]
-    return [*sources, *anki_models.template_files(), *CODE_FILES]
+    return [*sources, *note_types.template_files(), *CODE_FILES]
 
 
 def genanki_decks(content: ExamContent, notes: list[DeckNote], models: dict) -> list[genanki.Deck]:
-    decks = {d.name: genanki.Deck(d.deck_id, d.name, d.description) for d in anki_notes.decks(content)}
+    decks = {d.name: genanki.Deck(d.deck_id, d.name, d.description) for d in deck_notes.decks(content)}
     for note in notes:
         model = models[note.note_type]
         decks[note.deck].add_model(model)

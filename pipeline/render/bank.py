@@ -1,7 +1,7 @@
 """`bank.json`: the practice bank, written byte for byte the same for the same sources.
 
 Sorted keys, two-space indent, UTF-8 without escapes, a newline at the end, and nothing from the
-clock; item order is fixed by `pipeline/bank.py`.
+clock; item order is fixed by `pipeline/practice/bank.py`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.bank import make_bank
+from pipeline.practice.bank import make_bank
 from schema.bank import Bank
 
 if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this module

@@ -12,7 +12,7 @@ import html
 import json
 import re
 
-from pipeline.apkg import NoteShape, NoteTypeShape, Snapshot
+from pipeline.anki.apkg import NoteShape, NoteTypeShape, Snapshot
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -80,7 +80,7 @@ def needs_newer_timestamp(changes: dict) -> bool:
 
 
 def warnings(changes: dict, timestamp: int, previous: Snapshot | None) -> list[str]:
-    """Only SOURCE_DATE_EPOCH can leave a changed package not newer (see pipeline/deck_timestamp.py): say so."""
+    """Only SOURCE_DATE_EPOCH can leave a changed package not newer (see pipeline/anki/deck_timestamp.py): say so."""
     if previous is None or timestamp > previous.timestamp or not needs_newer_timestamp(changes):
         return []
     return [

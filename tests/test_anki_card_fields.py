@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline import cloze
-from pipeline.anki_fields import answer_html, cloze_html, option_htmls, options_html, sources_html
+from pipeline.anki.card_fields import answer_html, cloze_html, option_htmls, options_html, sources_html
 from schema.models import Citation, Question
 
 

@@ -2,7 +2,7 @@
 
 Anki matches a note type on import by its id and compares the names of its fields and templates: when
 they differ, it imports a second copy of the note type and marks every note of it "conflicting" instead of
-updating it. So the lists below are frozen (tests/test_anki_models.py pins them); changing one means a new
+updating it. So the lists below are frozen (tests/test_anki_note_types.py pins them); changing one means a new
 `version`, which derives a new id and a new name, and learners get a new note type. The template *text*
 and the CSS live in `templates/anki/` and may change freely: a newer package updates them in place.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import genanki
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates" / "anki"
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "anki"
 CSS_FILE = "card.css"
 
 

@@ -25,8 +25,8 @@ from rapidfuzz import fuzz, process, utils
 
 from pipeline import cloze
 from pipeline.content import ExamContent, ObjectiveFile
-from pipeline.distractors import pick_distractors
 from pipeline.plaintext import to_plain
+from pipeline.practice.distractors import pick_distractors
 from pipeline.yamlsource import PathKey
 from schema.bank import DroppedQuestion, Rule
 from schema.models import KeyPoint, Question, Term

@@ -10,11 +10,11 @@ import string
 from dataclasses import dataclass
 
 from pipeline.content import ExamContent
-from pipeline.coverage import make_coverage
-from pipeline.generate import SourcedQuestion, authored, generate
 from pipeline.lock import CitationLock
 from pipeline.markdown import to_html, to_inline_html
 from pipeline.plaintext import shorten, to_plain
+from pipeline.practice.coverage import make_coverage
+from pipeline.practice.generate import SourcedQuestion, authored, generate
 from schema.bank import SCHEMA_VERSION, Bank, BankCitation, BankExam, BankOption, BankQuestion, BankSection, SourceRef
 from schema.models import KeyPoint, Question, Section
 

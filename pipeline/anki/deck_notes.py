@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import genanki
 
-from pipeline import anki_fields as f
 from pipeline import cloze
-from pipeline.anki_models import CLOZE, QUESTION, TERM, NoteType, stable_id
+from pipeline.anki import card_fields as f
+from pipeline.anki.note_types import CLOZE, QUESTION, TERM, NoteType, stable_id
 from pipeline.content import ExamContent
 from schema.models import KeyPoint, Objective, Question, Term
 
