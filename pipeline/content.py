@@ -41,6 +41,7 @@ class ObjectiveFile(SourceFile):
     objective: Objective
     partial: bool = False
     item_indexes: dict[str, tuple[int, ...]] | None = None  # for partial files: each kept item's index in the source
+    unvalidated_ids: frozenset[str] = frozenset()  # for partial files: ids of the items left out, so references to them stand
 
     def indexed(self, field: str) -> list[tuple[int, Any]]:
         """(index in the source list, item) for `key_points`, `terms` or `questions`."""

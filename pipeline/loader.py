@@ -80,16 +80,18 @@ def _salvage(doc: YamlDocument) -> ObjectiveFile:
     data = doc.data
     kept: dict[str, Any] = {}
     indexes: dict[str, tuple[int, ...]] = {}
+    left_out: set[str] = set()
     for name, model in _ITEM_MODELS.items():
         raw = data.get(name)
         items = [(i, _valid_or_none(model, item)) for i, item in enumerate(raw if isinstance(raw, list) else [])]
         kept[name] = [item for _, item in items if item is not None]
         indexes[name] = tuple(i for i, item in items if item is not None)
+        left_out.update(raw[i]["id"] for i, item in items if item is None and isinstance(raw[i], dict) and isinstance(raw[i].get("id"), str))
     for name in ("id", "reviewed"):
         field = Objective.model_fields[name]
         annotation = Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
         kept[name] = _valid_or_none(TypeAdapter(annotation), data.get(name))
-    return ObjectiveFile(doc, Objective.model_construct(**kept), partial=True, item_indexes=indexes)
+    return ObjectiveFile(doc, Objective.model_construct(**kept), partial=True, item_indexes=indexes, unvalidated_ids=frozenset(left_out))
 
 
 def _valid_or_none(model: Any, value: Any) -> Any:

@@ -72,12 +72,18 @@ def _resolve(doc: YamlDocument, loc: tuple[Any, ...]) -> tuple[PathKey, str | No
     return path, missing
 
 
+def _close_key(root: type[BaseModel], path: PathKey) -> str | None:
+    """The allowed key an unknown key at `path` most likely misspells, if any."""
+    model = model_at(root, path[:-1])
+    guess = difflib.get_close_matches(str(path[-1]), sorted(model.model_fields) if model else [], n=1)
+    return guess[0] if guess else None
+
+
 def _unknown_key_message(root: type[BaseModel], path: PathKey) -> str:
-    key = str(path[-1])
+    key, guess = str(path[-1]), _close_key(root, path)
     model = model_at(root, path[:-1])
     allowed = sorted(model.model_fields) if model else []
-    guess = difflib.get_close_matches(key, allowed, n=1)
-    hint = f"; did you mean '{guess[0]}'?" if guess else ""
+    hint = f"; did you mean '{guess}'?" if guess else ""
     return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})"
 
 
@@ -108,8 +114,12 @@ def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[
     by_path: dict[tuple[PathKey, str | None], list[dict[str, Any]]] = {}
     for err in exc.errors(include_url=False):
         by_path.setdefault(_resolve(doc, err["loc"]), []).append(err)
+    # a misspelt key is one mistake, not two: its "did you mean" stands for the "required key missing"
+    misspelt = {(path[:-1], _close_key(root, path)) for (path, _), errs in by_path.items() if errs[0]["type"] == "extra_forbidden"}
     for (path, missing), errs in by_path.items():
         kind = errs[0]["type"]
+        if kind == "missing" and (path, missing) in misspelt:
+            continue
         if kind == "extra_forbidden":
             report.error(doc.path, doc.key_position(path), _unknown_key_message(root, path), "schema")
         elif kind == "missing" and missing:

@@ -115,3 +115,19 @@ def test_today_from_source_date_epoch(run_cli, make_sources, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798156800")  # 2026-12-25 00:00 UTC: the review is no longer in the future
     result = run_cli("validate", "--sources", "sources", cwd=sources.parent)
     assert (result.code, result.lines) == (0, [])
+
+
+@pytest.mark.parametrize(
+    ("scenario", "only_line"),
+    [
+        # the "did you mean" stands for the required key it misspells: one mistake, one line
+        ("misspelt_key", "sources/demo/misspelt_key.yaml:2:1: error: titel: unknown key 'titel'; did you mean 'title'? "
+                         "(expected one of: examples, id, key_points, labs, questions, reviewed, summary, terms, title)"),
+        # a key point that failed the schema is still known by its id: no cascade of "no key point has the id"
+        ("bad_key_point_referenced", "sources/demo/bad_key_point_referenced.yaml:9:15: error: key_points[0].citations[0].url: "
+                                     "must be an absolute http:// or https:// address, got 'ftp://example.com/a'"),
+    ],
+)
+def test_one_mistake_gives_one_line(run_cli, make_sources, scenario, only_line):
+    result = validate(run_cli, make_sources("valid", scenario))
+    assert (result.code, result.lines) == (1, [only_line])
