@@ -7,6 +7,7 @@ bug, shown as one line, or as a traceback with `--debug`.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import traceback
 
@@ -15,20 +16,25 @@ from pipeline.commands import COMMANDS
 from pipeline.errors import PipelineError
 
 
-def make_parser() -> argparse.ArgumentParser:
+def make_parser(argv: list[str]) -> argparse.ArgumentParser:
+    """The parser, with the arguments of the verb named in `argv` (only its module is imported)."""
     parser = argparse.ArgumentParser(prog="python -m pipeline", description="Exam-prep content pipeline: validate sources, check citations, render study guide, deck and bank.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     verbs = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, module in COMMANDS.items():
-        sub = verbs.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(sub)
-        sub.set_defaults(run=module.run)
+    chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    for name, command in COMMANDS.items():
+        sub = verbs.add_parser(name, help=command.help, description=command.help)
+        if name == chosen:
+            module = importlib.import_module(command.module)
+            module.add_arguments(sub)
+            sub.set_defaults(run=module.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = make_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = make_parser(argv).parse_args(argv)
     try:
         return args.run(args)
     except PipelineError as exc:

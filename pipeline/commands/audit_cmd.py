@@ -19,8 +19,6 @@ from pipeline.errors import PipelineError
 from pipeline.today import resolve_today
 from pipeline.validate import validate
 
-HELP = "fetch every cited page, check every quote and review date, update the citation locks"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sources", type=Path, default=Path("sources"), metavar="DIR", help="the sources folder (default: sources)")

@@ -12,7 +12,6 @@ from pipeline.commands.common import add_source_options, validate_and_report
 
 PAPERS = ("a4", "letter")  # CSS page size names, as weasyprint takes them
 
-HELP = "validate, then write OUT/<exam>/study-guide.pdf, deck.apkg and bank.json"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

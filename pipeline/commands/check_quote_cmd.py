@@ -18,7 +18,6 @@ from pipeline.commands.fetch_options import add_fetch_options, fetcher_from
 from pipeline.errors import PipelineError
 from schema.models import _absolute_http_url
 
-HELP = "check one quote against one page (exit 0 found, 1 missing, 2 unreachable)"
 EXIT = {"found": 0, "missing": 1, "unreachable": 2}
 
 

@@ -7,8 +7,6 @@ import os
 
 from pipeline.schema_export import write_schemas
 
-HELP = "regenerate the JSON Schemas in schema/ from the models"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     del parser  # no options

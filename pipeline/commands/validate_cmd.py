@@ -6,8 +6,6 @@ import argparse
 
 from pipeline.commands.common import add_source_options, validate_and_report
 
-HELP = "check the sources (schema, ids, answers, review dates) without writing anything"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_options(parser)
