@@ -92,5 +92,3 @@ class ExamContent:
     def questions(self) -> list[tuple[Objective, Question]]:
         return [(o, q) for o in self.objectives for q in o.questions]
 
-    def file_of(self, objective: Objective) -> ObjectiveFile:
-        return next(f for f in self.objective_files if f.objective is objective)

@@ -17,7 +17,7 @@ from schema.models import SCHEMA_BASE, Exam, Objective
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schema"
 
-# file name -> (model, title); later outputs (the practice bank) add theirs here.
+# file name -> the model it is generated from
 SCHEMAS: dict[str, type[BaseModel]] = {
     "exam.schema.json": Exam,
     "objective.schema.json": Objective,

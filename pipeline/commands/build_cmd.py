@@ -27,8 +27,6 @@ def run(args: argparse.Namespace) -> int:
         print("build: not built: fix the errors above; earlier outputs were left as they were", file=sys.stderr)
         return 1
     built = build(result.exams, args.out, options={"paper": args.paper}, force=args.force)
-    if not built.written and not built.unchanged:
-        print("build: the sources are valid; nothing to render yet (no renderer has landed)", file=sys.stderr)
     for path in built.written:
         print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
     for path in built.unchanged:
