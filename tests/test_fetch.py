@@ -160,13 +160,3 @@ def test_each_page_is_fetched_once_however_many_quotes_cite_it(server):
     results = check_all(pairs, Fetcher(FAST), workers=4)
     assert [results[p].status for p in pairs] == ["found", "found", "missing"]
     assert server.hits("/p") == 1
-
-
-def test_per_host_limit_and_interval(server):
-    for i in range(6):
-        server.add(f"/p{i}", Reply(body=TYPOGRAPHY, delay=0.05))
-    settings = FetchSettings(**{**FAST.__dict__, "per_host": 2, "interval": 0.1})
-    check_all([(server.url(f"/p{i}"), QUOTE) for i in range(6)], Fetcher(settings), workers=6, per_host=2)
-    starts = sorted(r.started for r in server.requests)
-    assert len(starts) == 6
-    assert min(b - a for a, b in zip(starts, starts[1:], strict=False)) >= 0.09
