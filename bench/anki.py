@@ -20,12 +20,12 @@ from pathlib import Path
 import genanki
 
 from bench import Measure, median_seconds
-from pipeline.anki import deck_notes, note_types
 from pipeline.build import source_date
-from pipeline.lock import CitationLock
+from pipeline.check.validate import validate
+from pipeline.citations.lock import CitationLock
 from pipeline.render import RenderContext
-from pipeline.render import anki as anki_render
-from pipeline.validate import validate
+from pipeline.render.anki import deck as anki_render
+from pipeline.render.anki import deck_notes, note_types
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sources"
 TODAY = dt.date(2026, 11, 29)

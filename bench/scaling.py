@@ -21,10 +21,10 @@ from pathlib import Path
 
 from bench import Measure, median_seconds
 from bench.synthetic import make_exam
-from pipeline.lock import CitationLock
+from pipeline.check.validate import validate
+from pipeline.citations.lock import CitationLock
 from pipeline.render import RenderContext
 from pipeline.render.bank import render
-from pipeline.validate import validate
 
 TODAY = dt.date(2026, 11, 29)  # a fixed date: the sample's reviews are fresh on it, so no warning is made
 

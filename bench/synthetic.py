@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from pipeline.lock import LOCK_NAME, CitationLock, LockEntry
+from pipeline.citations.lock import LOCK_NAME, CitationLock, LockEntry
 
 SAMPLE_EXAM = Path(__file__).resolve().parent.parent / "sources" / "nca-genm"
 EXAM_ID = "synthetic"

@@ -3,7 +3,7 @@ outputs into place.
 
 Nothing is replaced unless everything succeeded: a content error, or a renderer failing for any
 exam, leaves the previous outputs as they were. A renderer whose inputs did not change since the last
-build is skipped and its files are left alone (see pipeline/incremental.py); `force` redoes all.
+build is skipped and its files are left alone (see pipeline/publish/incremental.py); `force` redoes all.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline import render as registry
-from pipeline.content import ExamContent
-from pipeline.incremental import BuildState, code_and_template_digest, input_digest
-from pipeline.lock import CitationLock
+from pipeline.citations.lock import CitationLock
+from pipeline.load.content import ExamContent
+from pipeline.publish.incremental import BuildState, code_and_template_digest, input_digest
 from pipeline.today import source_date_epoch
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers

@@ -7,10 +7,8 @@ else is a bug and shows a traceback only with `--debug`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pipeline.yamlsource import Position
+from pipeline.load.position import Position
 
 
 class PipelineError(Exception):

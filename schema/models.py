@@ -7,7 +7,7 @@ use are generated from these classes (`python -m pipeline schema`), never writte
 
 The models check shape and types only. Rules that need more than one field, more than one file, the
 date of today or a position in the source (answers among their options, unique ids, stale reviews)
-live in `pipeline/checks.py`, which can point at the exact YAML node that is wrong.
+live in `pipeline/check/rules.py`, which can point at the exact YAML node that is wrong.
 
 Text fields hold Markdown (inline markup and fenced code). Raw HTML in them is text, never markup:
 every renderer escapes it.
@@ -127,7 +127,7 @@ QuestionType = Literal["single", "multiple", "true_false", "short_answer"]
 
 
 class Question(Strict):
-    """A practice question. Which of `options` / `answer` it needs depends on `type` (see pipeline/checks.py).
+    """A practice question. Which of `options` / `answer` it needs depends on `type` (see pipeline/check/rules.py).
 
     - single: 2-6 `options`, `answer` is the text of the one correct option.
     - multiple: 2-6 `options`, `answer` is a list of the correct options' texts (at least one).

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.citations.lock import CitationLock, LockEntry
 from pipeline.cli import main
 from pipeline.errors import SourceError
-from pipeline.lock import CitationLock, LockEntry
-from pipeline.yamlsource import load_yaml
+from pipeline.load.yamlsource import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline import cloze
-from pipeline.anki.card_fields import answer_html, cloze_html, option_htmls, options_html, sources_html
+from pipeline.render.anki.card_fields import answer_html, cloze_html, option_htmls, options_html, sources_html
+from pipeline.text import cloze
 from schema.models import Citation, Question
 
 

@@ -2,7 +2,7 @@
 
 Anki compares a note type's field and template names on import; when they differ under the same id it
 imports a copy and marks the learner's notes "conflicting" instead of updating them. If this test fails
-because you changed a list in pipeline/anki/note_types.py: bump that note type's `version` (a new id and name)
+because you changed a list in pipeline/render/anki/note_types.py: bump that note type's `version` (a new id and name)
 and add the new entry below; never edit an existing entry.
 """
 
@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from pipeline.anki.note_types import NOTE_TYPES, genanki_model
+from pipeline.render.anki.note_types import NOTE_TYPES, genanki_model
 
 FROZEN = {
     1211330473: ("Exam prep: term (v1)", ("Term", "Definition", "Context", "Ref"), ("Term to definition", "Definition to term")),

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from pipeline.lock import LOCK_NAME, CitationLock
+from pipeline.citations.lock import LOCK_NAME, CitationLock
 from tests.conftest import FIXTURES, ROOT, TODAY
 from tests.pageserver import PageServer, Reply
 

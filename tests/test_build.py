@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 
 from pipeline import build as build_module
+from pipeline.check.validate import validate
 from pipeline.render import RenderContext
-from pipeline.validate import validate
 from tests.conftest import TODAY
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline import cloze
+from pipeline.text import cloze
 
 
 def test_marks_found_in_order():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from pipeline.anki import deck_timestamp
+from pipeline.render.anki import deck_timestamp
 
 
 def test_newest_input_time_when_nothing_forces_more():

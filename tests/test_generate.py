@@ -10,10 +10,10 @@ import datetime as dt
 
 import pytest
 
-from pipeline.plaintext import to_plain
+from pipeline.check.validate import validate
 from pipeline.practice.distractors import pick_distractors
 from pipeline.practice.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate, masked_definition, slug
-from pipeline.validate import validate
+from pipeline.text.plaintext import to_plain
 from schema.models import Term
 from tests.conftest import SAMPLE, TODAY
 

@@ -7,10 +7,10 @@ import os
 
 import pytest
 
+from pipeline.citations.lock import LOCK_NAME, CitationLock, LockEntry
 from pipeline.citations.lockupdate import updated
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
-from pipeline.lock import LOCK_NAME, CitationLock, LockEntry
 from tests.conftest import TODAY
 
 URL, QUOTE = "https://example.com/things", "Things are made of stuff."

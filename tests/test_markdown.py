@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.markdown import to_html, to_inline_html
+from pipeline.text.markdown import to_html, to_inline_html
 
 
 def test_inline_markup_renders():

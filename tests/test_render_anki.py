@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
 
-from pipeline import cloze
-from pipeline.anki import note_types
-from pipeline.validate import validate
+from pipeline.check.validate import validate
+from pipeline.render.anki import note_types
+from pipeline.text import cloze
 from tests.conftest import SAMPLE, TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value

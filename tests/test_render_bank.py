@@ -10,9 +10,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from pipeline.check.validate import validate
 from pipeline.practice.generate import masked_definition
-from pipeline.schema_export import SCHEMA_DIR
-from pipeline.validate import validate
+from schema.export import SCHEMA_DIR
 from tests.conftest import SAMPLE, TODAY
 from tests.golden import assert_golden
 

@@ -15,12 +15,12 @@ import pytest
 from pypdf import PdfReader
 
 from pipeline.build import source_date
-from pipeline.lock import CitationLock, LockEntry
+from pipeline.check.validate import validate
+from pipeline.citations.lock import CitationLock, LockEntry
 from pipeline.render import RENDERERS, RenderContext
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.fetcher import TEMPLATES, RefusedFetch, TemplateOnlyFetcher
-from pipeline.render.pdf import guide_html, html_to_pdf, render
-from pipeline.validate import validate
+from pipeline.render.guide.pdf import guide_html, html_to_pdf, render
 from tests.conftest import SAMPLE, TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value

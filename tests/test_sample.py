@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.yamlsource import load_yaml
+from pipeline.load.yamlsource import load_yaml
 from tests.conftest import SAMPLE, TODAY
 
 OBJECTIVES = sorted((SAMPLE / "nca-genm").rglob("6.*.yaml"))
@@ -73,7 +73,7 @@ def _objective(file: Path):
 def test_sample_has_four_objectives_with_five_questions_of_all_types():
     import datetime as dt
 
-    from pipeline.validate import validate as run_validate
+    from pipeline.check.validate import validate as run_validate
 
     content = run_validate(SAMPLE, dt.date.fromisoformat(TODAY)).exams[0]
     assert [o.id for o in content.objectives] == ["6.1", "6.2", "6.3", "6.4"]

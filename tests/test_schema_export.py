@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pipeline.schema_export import SCHEMA_DIR, SCHEMAS, stale_schemas
+from schema.export import SCHEMA_DIR, SCHEMAS, stale_schemas
 from tests.conftest import SAMPLE
 
 
@@ -38,7 +38,7 @@ def test_sample_files_validate_against_the_json_schemas_editors_use():
     """What the editor's schema accepts and what the loader accepts agree on the sample."""
     import jsonschema
 
-    from pipeline.yamlsource import load_yaml
+    from pipeline.load.yamlsource import load_yaml
 
     for path in sorted(SAMPLE.rglob("*.yaml")):
         name = "exam" if path.name == "exam.yaml" else "objective"

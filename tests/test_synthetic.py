@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bench.synthetic import make_exam
-from pipeline.validate import validate
+from pipeline.check.validate import validate
 from tests.conftest import SAMPLE, TODAY
 
 

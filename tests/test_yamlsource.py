@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.errors import SourceError
-from pipeline.yamlsource import Position, load_yaml
+from pipeline.load.yamlsource import Position, load_yaml
 
 
 def write(tmp_path, text: str, name: str = "f.yaml"):

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from pipeline.citations import lockupdate
 from pipeline.citations.check import PageFetcher, check_all
+from pipeline.citations.lock import CitationLock
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
-from pipeline.content import ExamContent, SourceFile
-from pipeline.lock import CitationLock
-from pipeline.yamlsource import PathKey, Position
+from pipeline.load.content import ExamContent, SourceFile
+from pipeline.load.yamlsource import PathKey, Position
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,12 @@ One file pair per URL, each written atomically, so concurrent fetches of differe
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from pipeline.publish.atomic import write_atomic
 
 
 @dataclass(frozen=True)
@@ -38,17 +37,6 @@ class CachedPage:
             headers["If-Modified-Since"] = self.last_modified
         return headers
 
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
 
 
 class HttpCache:
@@ -79,5 +67,5 @@ class HttpCache:
             return
         self.folder.mkdir(parents=True, exist_ok=True)
         meta, body_path = self._paths(page.url)
-        _write_atomically(body_path, body)  # body first: a metadata file always has its body
-        _write_atomically(meta, json.dumps(asdict(page), sort_keys=True).encode("utf-8"))
+        write_atomic(body_path, body)  # body first: a metadata file always has its body
+        write_atomic(meta, json.dumps(asdict(page), sort_keys=True).encode("utf-8"))

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+from pipeline.check.diagnostics import Report
+from pipeline.citations.lock import CitationLock, LockEntry, LockError
 from pipeline.citations.status import Status
-from pipeline.content import ExamContent
-from pipeline.diagnostics import Report
-from pipeline.lock import CitationLock, LockEntry, LockError
-from pipeline.schema_errors import field_label
-from pipeline.yamlsource import Position
+from pipeline.load.content import ExamContent
+from pipeline.load.schema_errors import field_label
+from pipeline.load.yamlsource import Position
 
 RUN_AUDIT = "run `make audit` where the page can be reached"
 SHOWN = 200  # characters of a closest passage shown in a message

@@ -13,9 +13,9 @@ import datetime as dt
 from collections.abc import Iterable
 
 from pipeline.citations.check import Pair
+from pipeline.citations.lock import CitationLock, LockEntry
 from pipeline.citations.status import TRANSIENT, Status
 from pipeline.citations.verdict import CitationResult
-from pipeline.lock import CitationLock, LockEntry
 
 
 def entry_for(result: CitationResult, today: dt.date) -> LockEntry:

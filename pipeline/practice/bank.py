@@ -9,12 +9,12 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
-from pipeline.content import ExamContent
-from pipeline.lock import CitationLock
-from pipeline.markdown import to_html, to_inline_html
-from pipeline.plaintext import shorten, to_plain
+from pipeline.citations.lock import CitationLock
+from pipeline.load.content import ExamContent
 from pipeline.practice.coverage import make_coverage
 from pipeline.practice.generate import SourcedQuestion, authored, generate
+from pipeline.text.markdown import to_html, to_inline_html
+from pipeline.text.plaintext import shorten, to_plain
 from schema.bank import SCHEMA_VERSION, Bank, BankCitation, BankExam, BankOption, BankQuestion, BankSection, SourceRef
 from schema.models import KeyPoint, Question, Section
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.content import ExamContent
+from pipeline.load.content import ExamContent
 from pipeline.practice.generate import Generation
 from schema.bank import BankQuestion, Coverage, Flag, ObjectiveCoverage, SectionCoverage
 from schema.models import Objective, Section

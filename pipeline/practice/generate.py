@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process, utils
 
-from pipeline import cloze
-from pipeline.content import ExamContent, ObjectiveFile
-from pipeline.plaintext import to_plain
+from pipeline.load.content import ExamContent, ObjectiveFile
+from pipeline.load.yamlsource import PathKey
 from pipeline.practice.distractors import pick_distractors
-from pipeline.yamlsource import PathKey
+from pipeline.text import cloze
+from pipeline.text.plaintext import to_plain
 from schema.bank import DroppedQuestion, Rule
 from schema.models import KeyPoint, Question, Term
 

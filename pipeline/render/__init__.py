@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.content import ExamContent
-from pipeline.lock import CitationLock
+from pipeline.citations.lock import CitationLock
+from pipeline.load.content import ExamContent
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,8 @@ Renderer = Callable[[RenderContext], list[Path]]
 
 # name -> the module whose `render` writes that output (or the function itself); run in this order.
 RENDERERS: dict[str, str | Renderer] = {
-    "pdf": "pipeline.render.pdf",
-    "anki": "pipeline.render.anki",
+    "pdf": "pipeline.render.guide.pdf",
+    "anki": "pipeline.render.anki.deck",
     "bank": "pipeline.render.bank",
 }
 

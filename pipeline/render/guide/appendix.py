@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from pipeline.content import ExamContent
+from pipeline.load.content import ExamContent
 from pipeline.render.guide.citations import QuoteView, References
 from pipeline.render.guide.objectives import LETTERS, ObjectiveView, QuestionView, is_stale
 from schema.models import Question

@@ -12,11 +12,11 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass
 
-from pipeline.content import ExamContent
-from pipeline.lock import UNCHECKED, CitationLock, LockEntry
+from pipeline.citations.lock import UNCHECKED, CitationLock, LockEntry
+from pipeline.load.content import ExamContent
 from schema.models import Citation
 
-# What each lock status means to a reader, in a few words (statuses: see pipeline/lock.py).
+# What each lock status means to a reader, in a few words (statuses: see pipeline/citations/lock.py).
 STATUS_LABELS = {
     UNCHECKED: "not yet checked",
     "found": "found on the page",

@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+from pipeline.paths import TEMPLATES
 
 
 class RefusedFetch(ValueError):

@@ -1,7 +1,7 @@
 """The study guide's HTML: `templates/guide/*.html.j2` filled in from a `Guide`.
 
 Escaping happens here and only here. Jinja autoescapes every value; the one way source text becomes
-markup is the `markdown` filter, which goes through pipeline/markdown.py (raw HTML off, images off)
+markup is the `markdown` filter, which goes through pipeline/text/markdown.py (raw HTML off, images off)
 and marks its result safe. Anything else a source contains, `<script>` included, prints as text.
 """
 
@@ -12,16 +12,16 @@ from functools import lru_cache
 import jinja2
 from markupsafe import Markup
 
-from pipeline.markdown import to_html, to_inline_html
 from pipeline.render.guide.context import Guide
 from pipeline.render.guide.fetcher import TEMPLATES
+from pipeline.text.markdown import to_html, to_inline_html
 
 GUIDE_TEMPLATES = TEMPLATES / "guide"
 STYLESHEET = GUIDE_TEMPLATES / "guide.css"
 
 
 def markdown(text: str) -> Markup:
-    return Markup(to_html(text))  # safe by construction: pipeline/markdown.py escapes raw HTML
+    return Markup(to_html(text))  # safe by construction: pipeline/text/markdown.py escapes raw HTML
 
 
 def markdown_inline(text: str) -> Markup:

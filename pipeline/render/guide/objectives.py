@@ -1,7 +1,7 @@
 """The body of the guide as a reader meets it: sections, and per objective its key points with their
 call-outs, terms, worked examples, labs and practice questions (without their answers).
 
-Text stays Markdown here (`*_md` fields); the templates turn it into HTML through pipeline/markdown.py.
+Text stays Markdown here (`*_md` fields); the templates turn it into HTML through pipeline/text/markdown.py.
 Cloze marks are removed: the guide shows the phrase a card would hide.
 """
 
@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from pipeline import cloze
-from pipeline.content import ExamContent
+from pipeline.load.content import ExamContent
 from pipeline.render.guide.citations import QuoteView, References
+from pipeline.text import cloze
 from schema.models import Example, KeyPoint, Lab, Objective, Question, Section, Term
 
-LETTERS = "ABCDEF"  # a question has at most 6 options (pipeline/checks.py)
+LETTERS = "ABCDEF"  # a question has at most 6 options (pipeline/check/rules.py)
 
 PROMPTS = {
     "single": "Choose one.",
@@ -86,7 +86,7 @@ class SectionView:
 
 
 def is_stale(reviewed: dt.date, content: ExamContent, today: dt.date) -> bool:
-    """Older than the review policy allows, on the build's source date (the rule of pipeline/checks.py)."""
+    """Older than the review policy allows, on the build's source date (the rule of pipeline/check/rules.py)."""
     return (today - reviewed).days > content.exam.review_policy.max_age_days
 
 

@@ -1,0 +1,65 @@
+"""Diagnostics: every problem found in the sources, as `path:line:col: severity: message`.
+
+Checks never print and never stop at the first problem: they add diagnostics to a `Report`, and the
+CLI prints the report once, sorted by file and line, the format editors and CI annotators jump to.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from pathlib import Path
+
+from pipeline.load.yamlsource import Position
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    path: Path
+    position: Position
+    severity: Severity
+    message: str
+    code: str = ""  # names the check (e.g. "review-stale"), so severities can be tuned per check
+
+    def format(self, relative_to: Path | None = None) -> str:
+        """`path:line:col: severity: message`, the path relative to `relative_to` (default: the cwd)."""
+        shown = os.path.relpath(self.path, relative_to or Path.cwd())
+        return f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}"
+
+
+@dataclass
+class Report:
+    """Diagnostics collected over a whole run."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, path: Path, position: Position, message: str, code: str = "") -> None:
+        self.items.append(Diagnostic(path, position, Severity.ERROR, message, code))
+
+    def warning(self, path: Path, position: Position, message: str, code: str = "") -> None:
+        self.items.append(Diagnostic(path, position, Severity.WARNING, message, code))
+
+    def extend(self, other: Report) -> None:
+        self.items.extend(other.items)
+
+    def promote_warnings(self) -> None:
+        """`--strict`: every warning becomes an error."""
+        self.items = [replace(d, severity=Severity.ERROR) for d in self.items]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity is Severity.WARNING]
+
+    def sorted(self) -> list[Diagnostic]:
+        """By file, then line and column; duplicates (the same message at the same place) once."""
+        return sorted(set(self.items), key=lambda d: (str(d.path), d.position, d.severity.value, d.message))

@@ -1,0 +1,157 @@
+"""Offline content checks: the rules the schema alone cannot express.
+
+Each check reads validated models, points at the exact YAML node it objects to, and adds to a
+`Report`; none prints, raises or stops the others. Per-objective checks run on every valid objective
+file; exam-wide checks (unique ids, sections, weights) run when exam.yaml itself is valid.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pipeline.check.diagnostics import Report
+from pipeline.load.content import ExamContent, ObjectiveFile, SourceFile
+from pipeline.load.schema_errors import field_label
+from pipeline.load.yamlsource import PathKey
+from pipeline.text import cloze
+from schema.models import Question
+
+CHOICE_TYPES = ("single", "multiple")
+MIN_OPTIONS, MAX_OPTIONS = 2, 6
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    today: dt.date
+    max_review_age_days: int | None  # None when exam.yaml is invalid: the age check is skipped
+
+
+def _err(report: Report, file: SourceFile, path: PathKey, message: str, code: str, *, at_key: bool = False) -> None:
+    """An error on the node at `path` (or on its key, for a message about a whole list)."""
+    position = file.doc.key_position(path) if at_key else file.position(path)
+    report.error(file.path, position, f"{field_label(path)}: {message}", code)
+
+
+def _warn(report: Report, file: SourceFile, path: PathKey, message: str, code: str) -> None:
+    report.warning(file.path, file.position(path), f"{field_label(path)}: {message}", code)
+
+
+def check_review_date(file: SourceFile, path: PathKey, reviewed: dt.date, ctx: CheckContext, report: Report) -> None:
+    """Not in the future; older than the policy allows is a warning (an error under --strict)."""
+    if reviewed > ctx.today:
+        _err(report, file, path, f"{reviewed} is after today ({ctx.today}); expected the date the content was last checked", "review-future")
+        return
+    age = (ctx.today - reviewed).days
+    if ctx.max_review_age_days is not None and age > ctx.max_review_age_days:
+        _warn(report, file, path, f"last reviewed {reviewed}, {age} days ago; the review policy allows {ctx.max_review_age_days} days: check the content again and update the date", "review-stale")
+
+
+def _check_options(file: SourceFile, path: PathKey, q: Question, report: Report) -> None:
+    if q.type not in CHOICE_TYPES:
+        if q.options:
+            _err(report, file, path + ("options",), f"a {q.type} question takes no options; remove them", "question-options")
+        return
+    if not MIN_OPTIONS <= len(q.options) <= MAX_OPTIONS:
+        _err(report, file, path + ("options",), f"a {q.type} question needs {MIN_OPTIONS} to {MAX_OPTIONS} options, got {len(q.options)}", "question-options")
+    seen: set[str] = set()
+    for i, option in enumerate(q.options):
+        if option.casefold() in seen:
+            _err(report, file, path + ("options", i), f"option {option!r} is given twice; options must differ", "question-options")
+        seen.add(option.casefold())
+
+
+def _check_answer(file: SourceFile, path: PathKey, q: Question, report: Report) -> None:
+    where = path + ("answer",)
+    expected = {
+        "single": (str, "the text of one of its options"),
+        "multiple": (list, "a list of the correct options' texts"),
+        "true_false": (bool, "true or false"),
+        "short_answer": (str, "the model answer as text"),
+    }[q.type]
+    if not isinstance(q.answer, expected[0]):
+        _err(report, file, where, f"a {q.type} question's answer must be {expected[1]}, got {q.answer!r}", "question-answer")
+        return
+    answers = [q.answer] if q.type == "single" else (q.answer if q.type == "multiple" else [])
+    if q.type == "multiple" and not answers:
+        _err(report, file, where, "a multiple question needs at least one correct option", "question-answer")
+    if q.type == "multiple" and len(set(answers)) != len(answers):
+        _err(report, file, where, "the same option is listed twice among the answers", "question-answer")
+    for i, answer in enumerate(answers):
+        if answer not in q.options:
+            at = where + (i,) if q.type == "multiple" else where
+            _err(report, file, at, f"{answer!r} is not one of the options ({'; '.join(map(repr, q.options))})", "question-answer")
+
+
+def check_objective(file: ObjectiveFile, ctx: CheckContext, report: Report) -> None:
+    """Every rule that one objective file can be checked for on its own."""
+    if file.objective.reviewed is not None:
+        check_review_date(file, ("reviewed",), file.objective.reviewed, ctx, report)
+    for i, point in file.indexed("key_points"):
+        if not point.citations:
+            _warn(report, file, ("key_points", i), f"key point '{point.id}' has no citation; add a quote from the page it comes from", "uncited-key-point")
+        for problem in cloze.problems(point.text):
+            _err(report, file, ("key_points", i, "text"), problem, "cloze")
+    for i, question in file.indexed("questions"):
+        _check_options(file, ("questions", i), question, report)
+        _check_answer(file, ("questions", i), question, report)
+
+
+def _normalized(text: str) -> str:
+    return re.sub(r"\W+", " ", text).strip().casefold()
+
+
+def _check_unique(items: Iterable[tuple[SourceFile, PathKey, str]], what: str, report: Report, *, warn: bool = False, code: str = "duplicate-id") -> None:
+    """The second and later uses of one key are reported, each pointing at the first."""
+    first: dict[str, tuple[SourceFile, PathKey]] = {}
+    for file, path, key in items:
+        if key in first:
+            other_file, other_path = first[key]
+            message = f"{what} is already used at {os.path.relpath(other_file.path)}:{other_file.line_of(other_path)}"
+            (_warn if warn else _err)(report, file, path, message, code)
+        else:
+            first[key] = (file, path)
+
+
+def check_unique_ids(content: ExamContent, report: Report) -> None:
+    files = sorted(content.objective_files, key=lambda f: str(f.path))  # "second" means later in reading order
+    _check_unique(((f, ("id",), f.objective.id) for f in files if f.objective.id), "objective id", report)
+    _check_unique(((f, ("key_points", i, "id"), kp.id) for f in files for i, kp in f.indexed("key_points")), "key point id", report)
+    _check_unique(((f, ("questions", i, "id"), q.id) for f in files for i, q in f.indexed("questions")), "question id", report)
+    _check_unique(((f, ("terms", i, "term"), t.term.casefold()) for f in files for i, t in f.indexed("terms")), "term", report)
+    _check_unique(((f, ("questions", i, "stem"), _normalized(q.stem)) for f in files for i, q in f.indexed("questions")),
+                  "the same stem", report, warn=True, code="duplicate-stem")
+
+
+def check_sections(content: ExamContent, report: Report) -> None:
+    exam_file, sections = content.exam_file, content.exam.sections
+    _check_unique(((exam_file, ("sections", i, "number"), str(s.number)) for i, s in enumerate(sections)), "section number", report)
+    total = sum(s.weight for s in sections)
+    if total > 100:
+        _err(report, exam_file, ("sections",), f"weights add up to {total}; expected at most 100 (percent of the exam)", "section-weights", at_key=True)
+    declared = {s.number for s in sections}
+    for file in (f for f in content.objective_files if f.objective.id):
+        number = int(file.objective.id.split(".")[0])
+        if number not in declared:
+            _err(report, file, ("id",), f"objective {file.objective.id} belongs to section {number}, which exam.yaml does not declare (declared: {', '.join(map(str, sorted(declared)))})", "section-unknown")
+
+
+def check_question_refs(content: ExamContent, report: Report) -> None:
+    known = {kp.id for f in content.objective_files for _, kp in f.indexed("key_points")}
+    known |= {i for f in content.objective_files for i in f.unvalidated_ids}  # reported already; no second error
+    for file in content.objective_files:
+        for i, question in file.indexed("questions"):
+            for j, ref in enumerate(question.key_points):
+                if ref not in known:
+                    _err(report, file, ("questions", i, "key_points", j), f"no key point has the id '{ref}'", "question-ref")
+
+
+def check_exam(content: ExamContent, ctx: CheckContext, report: Report) -> None:
+    """The exam-wide rules: run once exam.yaml and the objectives have loaded."""
+    check_review_date(content.exam_file, ("reviewed",), content.exam.reviewed, ctx, report)
+    check_sections(content, report)
+    check_unique_ids(content, report)
+    check_question_refs(content, report)

@@ -1,0 +1,46 @@
+"""Load every exam under a sources folder and run every offline check: the stage before any rendering."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.check import rules as checks
+from pipeline.check.diagnostics import Report
+from pipeline.citations.lockcheck import check_lock
+from pipeline.load.content import ExamContent
+from pipeline.load.loader import exam_folders, load_exam
+
+
+@dataclass
+class Validation:
+    """All exams that loaded, and every problem found in any of them."""
+
+    exams: list[ExamContent]
+    report: Report
+
+    @property
+    def ok(self) -> bool:
+        return not self.report.errors
+
+
+def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool = True) -> Validation:
+    """`lock=False` leaves out what the citation lock says (for `audit`, which is about to rewrite it)."""
+    report = Report()
+    exams = []
+    for folder in exam_folders(sources):
+        loaded = load_exam(folder, report)
+        content = loaded.content()
+        policy = content.exam.review_policy.max_age_days if content else None
+        ctx = checks.CheckContext(today=today, max_review_age_days=policy)
+        for file in loaded.objective_files:
+            checks.check_objective(file, ctx, report)
+        if content:
+            checks.check_exam(content, ctx, report)
+            if lock:
+                check_lock(content, today, policy, report)
+            exams.append(content)
+    if strict:
+        report.promote_warnings()
+    return Validation(exams, report)

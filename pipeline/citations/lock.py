@@ -1,0 +1,89 @@
+"""The citation lock: `sources/<exam>/citations.lock.json`, the committed result of checking every quote.
+
+`audit` writes it; builds read it offline: renderers show each quote's check status and date from it, and
+`validate` turns it into diagnostics (`pipeline.citations.lockcheck`). An entry is keyed by (url, quote).
+A quote with no entry, or an `unchecked` one, has never been checked.
+
+The file is written in a fixed order (by url, then quote), keys sorted, and atomically (a temporary file
+in the same folder, then `os.replace`): an audit killed at any point leaves the old lock or the new one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from pipeline.errors import PipelineError
+from pipeline.publish.atomic import write_atomic
+
+LOCK_NAME = "citations.lock.json"
+UNCHECKED = "unchecked"
+FORMAT = 1
+ABOUT = "Written by `python -m pipeline audit` (make audit): one entry per cited (url, quote). Commit it; do not edit it by hand."
+
+
+class LockError(PipelineError):
+    """The lock file exists but cannot be read."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}:1:1: error: the citation lock cannot be read ({reason}); restore it from git or run `make audit`")
+        self.path, self.reason = path, reason
+
+
+@dataclass(frozen=True)
+class LockEntry:
+    url: str
+    quote: str
+    status: str  # found | drifted | missing | dead | blocked | unreachable | unsupported | unchecked
+    checked: dt.date | None = None
+    match: str | None = None
+    score: float | None = None
+    final_url: str | None = None
+    http_status: int | None = None
+    fingerprint: str | None = None
+    closest: str | None = None
+    detail: str | None = None  # why the page could not be checked (unsupported)
+
+    def to_json(self) -> dict:
+        raw = asdict(self)
+        raw["checked"] = self.checked.isoformat() if self.checked else None
+        return {key: value for key, value in raw.items() if value is not None}
+
+    @classmethod
+    def from_json(cls, item: dict) -> LockEntry:
+        checked = dt.date.fromisoformat(item["checked"]) if item.get("checked") else None
+        fields = {k: item.get(k) for k in cls.__dataclass_fields__ if k != "checked"}
+        return cls(**{**fields, "checked": checked})
+
+
+@dataclass(frozen=True)
+class CitationLock:
+    path: Path
+    entries: dict[tuple[str, str], LockEntry]
+
+    def entry(self, url: str, quote: str) -> LockEntry:
+        """The recorded check of this quote, or an `unchecked` entry when there is none."""
+        return self.entries.get((url, quote)) or LockEntry(url, quote, UNCHECKED)
+
+    @classmethod
+    def load(cls, exam_folder: Path) -> CitationLock:
+        path = exam_folder / LOCK_NAME
+        if not path.is_file():
+            return cls(path, {})
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            items = (LockEntry.from_json(item) for item in raw.get("citations", []))
+            return cls(path, {(e.url, e.quote): e for e in items})
+        except (ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
+            raise LockError(path, str(exc)) from None
+
+    def to_text(self) -> str:
+        ordered = [self.entries[key].to_json() for key in sorted(self.entries)]
+        document = {"about": ABOUT, "format": FORMAT, "citations": ordered}
+        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+    def save(self) -> None:
+        """Write the lock atomically: readers see the old file or the new one, never a part of one."""
+        write_atomic(self.path, self.to_text().encode("utf-8"))

@@ -1,0 +1,24 @@
+"""The command-line verbs, one module each: `add_arguments(parser)` and `run(args) -> int`.
+
+COMMANDS maps each verb to its module and its one-line help; `pipeline.cli.main` builds the parser from it
+and imports only the module of the verb being run, so `build` never pays for importing the network
+stack that `audit` needs. A new verb is a new module and one line here.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Command(NamedTuple):
+    module: str
+    help: str
+
+
+COMMANDS: dict[str, Command] = {
+    "validate": Command("pipeline.cli.validate_cmd", "check the sources (schema, ids, answers, review dates) without writing anything"),
+    "build": Command("pipeline.cli.build_cmd", "validate, then write OUT/<exam>/study-guide.pdf, deck.apkg and bank.json"),
+    "schema": Command("pipeline.cli.schema_cmd", "regenerate the JSON Schemas in schema/ from the models"),
+    "audit": Command("pipeline.cli.audit_cmd", "fetch every cited page, check every quote and review date, update the citation locks"),
+    "check-quote": Command("pipeline.cli.check_quote_cmd", "check one quote against one page (exit 0 found, 1 missing, 2 unreachable)"),
+}

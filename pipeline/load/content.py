@@ -1,0 +1,94 @@
+"""The validated content of one exam, as the checks and every renderer receive it.
+
+Renderers never read YAML: they get an `ExamContent`, whose models are the pydantic models of
+`schema/`, plus the source file and line of every item (for answer keys, bank `source` fields and
+messages) through `SourceFile.line_of`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.load.yamlsource import PathKey, Position, YamlDocument
+from schema.models import Exam, KeyPoint, Objective, Question, Section, Term
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One loaded YAML file: where it is, its node positions, and its validated model."""
+
+    doc: YamlDocument
+
+    @property
+    def path(self) -> Path:
+        return self.doc.path
+
+    def position(self, path: PathKey) -> Position:
+        return self.doc.position(path)
+
+    def line_of(self, path: PathKey) -> int:
+        return self.doc.position(path).line
+
+
+@dataclass(frozen=True)
+class ObjectiveFile(SourceFile):
+    """An objective file. `partial` files failed the schema: they hold only the items that passed it,
+    so that the rule checks can still report on those in the same run (they are never rendered)."""
+
+    objective: Objective
+    partial: bool = False
+    item_indexes: dict[str, tuple[int, ...]] | None = None  # for partial files: each kept item's index in the source
+    unvalidated_ids: frozenset[str] = frozenset()  # for partial files: ids of the items left out, so references to them stand
+
+    def indexed(self, field: str) -> list[tuple[int, Any]]:
+        """(index in the source list, item) for `key_points`, `terms` or `questions`."""
+        items = getattr(self.objective, field) or []
+        indexes = self.item_indexes.get(field, ()) if self.item_indexes is not None else range(len(items))
+        return list(zip(indexes, items, strict=True))
+
+
+@dataclass(frozen=True)
+class ExamFile(SourceFile):
+    exam: Exam
+
+
+def objective_sort_key(objective_id: str) -> tuple[int, ...]:
+    """"6.10" sorts after "6.9"."""
+    return tuple(int(part) for part in re.findall(r"\d+", objective_id))
+
+
+@dataclass(frozen=True)
+class ExamContent:
+    """An exam and its objectives, objectives in outline order."""
+
+    folder: Path
+    exam_file: ExamFile
+    objective_files: tuple[ObjectiveFile, ...]
+
+    @property
+    def exam(self) -> Exam:
+        return self.exam_file.exam
+
+    @property
+    def objectives(self) -> list[Objective]:
+        return [f.objective for f in self.objective_files]
+
+    def section_of(self, objective: Objective) -> Section | None:
+        number = int(objective.id.split(".")[0])
+        return next((s for s in self.exam.sections if s.number == number), None)
+
+    def objectives_in(self, section: Section) -> list[Objective]:
+        return [o for o in self.objectives if self.section_of(o) == section]
+
+    def key_points(self) -> dict[str, KeyPoint]:
+        return {kp.id: kp for o in self.objectives for kp in o.key_points}
+
+    def terms(self) -> list[tuple[Objective, Term]]:
+        return [(o, t) for o in self.objectives for t in o.terms]
+
+    def questions(self) -> list[tuple[Objective, Question]]:
+        return [(o, q) for o in self.objectives for q in o.questions]
+

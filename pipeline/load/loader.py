@@ -1,0 +1,114 @@
+"""Find the exams under a sources folder, read their YAML files and validate them against the schema.
+
+Layout: `SOURCES/<exam>/exam.yaml` plus any number of objective files (`*.yaml`, in any sub-folder) in
+the same exam folder. Every file is read and validated even when others fail, so that one run reports
+every problem; a file that fails is left out of the content handed to the checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from pipeline.check.diagnostics import Report
+from pipeline.errors import SourceError, SourcesNotFound
+from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
+from pipeline.load.schema_errors import field_label, model_at, report_validation_error
+from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
+from schema.models import Exam, Objective
+
+EXAM_FILE = "exam.yaml"
+
+
+@dataclass
+class LoadedExam:
+    """What could be loaded of one exam folder: the exam file (None when invalid) and the valid objectives."""
+
+    folder: Path
+    exam_file: ExamFile | None
+    objective_files: list[ObjectiveFile] = field(default_factory=list)
+
+    def content(self) -> ExamContent | None:
+        if self.exam_file is None:
+            return None
+        ordered = sorted(self.objective_files, key=lambda f: (objective_sort_key(f.objective.id or ""), str(f.path)))
+        return ExamContent(self.folder, self.exam_file, tuple(ordered))
+
+
+def exam_folders(sources: Path) -> list[Path]:
+    """Every folder directly under `sources` that holds an exam.yaml, sorted by name."""
+    if not sources.is_dir():
+        raise SourcesNotFound(f"error: sources folder '{sources}' does not exist (run from the project root or pass --sources DIR)")
+    folders = sorted(p.parent for p in sources.glob(f"*/{EXAM_FILE}"))
+    if not folders:
+        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE}")
+    return folders
+
+
+def objective_paths(folder: Path) -> list[Path]:
+    paths = [*folder.rglob("*.yaml"), *folder.rglob("*.yml")]
+    return sorted(p for p in paths if p != folder / EXAM_FILE and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+
+
+def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlDocument | None, Any]:
+    """The document and its model; the model is None when invalid, the document too when unreadable."""
+    try:
+        doc = load_yaml(path)
+    except SourceError as exc:
+        report.error(exc.path, exc.position, exc.message, "yaml")
+        return None, None
+    for key_path, position in doc.duplicate_keys:
+        report.error(path, position, f"{field_label(key_path)}: key given twice; keep one", "yaml")
+    if not isinstance(doc.data, dict):
+        report.error(path, Position(1, 1), f"expected a mapping of keys at the top of the file, got {type(doc.data).__name__}", "schema")
+        return doc, None
+    try:
+        return doc, model.model_validate(doc.data)
+    except ValidationError as exc:
+        report_validation_error(exc, doc, model, report)
+        return doc, None
+
+
+_ITEM_MODELS = {name: model_at(Objective, (name,)) for name in ("key_points", "terms", "questions")}
+
+
+def _salvage(doc: YamlDocument) -> ObjectiveFile:
+    """The parts of an invalid objective file that pass the schema on their own, for the rule checks."""
+    data = doc.data
+    kept: dict[str, Any] = {}
+    indexes: dict[str, tuple[int, ...]] = {}
+    left_out: set[str] = set()
+    for name, model in _ITEM_MODELS.items():
+        raw = data.get(name)
+        items = [(i, _valid_or_none(model, item)) for i, item in enumerate(raw if isinstance(raw, list) else [])]
+        kept[name] = [item for _, item in items if item is not None]
+        indexes[name] = tuple(i for i, item in items if item is not None)
+        left_out.update(raw[i]["id"] for i, item in items if item is None and isinstance(raw[i], dict) and isinstance(raw[i].get("id"), str))
+    for name in ("id", "reviewed"):
+        field = Objective.model_fields[name]
+        annotation = Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
+        kept[name] = _valid_or_none(TypeAdapter(annotation), data.get(name))
+    return ObjectiveFile(doc, Objective.model_construct(**kept), partial=True, item_indexes=indexes, unvalidated_ids=frozenset(left_out))
+
+
+def _valid_or_none(model: Any, value: Any) -> Any:
+    try:
+        return model.model_validate(value) if hasattr(model, "model_validate") else model.validate_python(value)
+    except ValidationError:
+        return None
+
+
+def load_exam(folder: Path, report: Report) -> LoadedExam:
+    """Read and validate one exam folder, adding every problem to `report`."""
+    doc, exam = _validate(folder / EXAM_FILE, Exam, report)
+    result = LoadedExam(folder, ExamFile(doc, exam) if exam is not None else None)
+    for path in objective_paths(folder):
+        doc, objective = _validate(path, Objective, report)
+        if objective is not None:
+            result.objective_files.append(ObjectiveFile(doc, objective))
+        elif doc is not None and isinstance(doc.data, dict):
+            result.objective_files.append(_salvage(doc))
+    return result

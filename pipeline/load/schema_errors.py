@@ -1,0 +1,135 @@
+"""Turn pydantic's validation errors into diagnostics on the YAML node that is wrong.
+
+pydantic reports a `loc` (keys and indexes, plus union member tags) and a message written for
+programmers. Here each `loc` is mapped back to the node's position in the source file, and the
+message names the field as an author sees it (`key_points[0].citations[1].url`) and what was expected.
+"""
+
+from __future__ import annotations
+
+import difflib
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from pipeline.check.diagnostics import Report
+from pipeline.load.yamlsource import PathKey, YamlDocument
+
+
+def field_label(path: PathKey) -> str:
+    """`("key_points", 0, "url")` -> `key_points[0].url`."""
+    label = ""
+    for part in path:
+        label += f"[{part}]" if isinstance(part, int) else (f".{part}" if label else str(part))
+    return label or "(file)"
+
+
+def _unwrap(annotation: Any) -> Any:
+    """The model class inside Optional[...], list[...] or Annotated[...], if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _unwrap(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def model_at(root: type[BaseModel], path: PathKey) -> type[BaseModel] | None:
+    """The model class that validates the mapping at `path`, or None where there is no model."""
+    model: type[BaseModel] | None = root
+    for part in path:
+        if isinstance(part, int) or model is None:
+            continue  # list indexes do not change the item model
+        field = model.model_fields.get(part)
+        model = _unwrap(field.annotation) if field else None
+    return model
+
+
+def _field_description(root: type[BaseModel], path: PathKey) -> str:
+    parent = model_at(root, path[:-1]) if path else None
+    field = parent.model_fields.get(path[-1]) if parent and isinstance(path[-1], str) else None
+    text = (field.description or "").rstrip(".") if field else ""
+    return text[:1].lower() + text[1:]
+
+
+_UNION_TAGS = {"str", "bool", "int", "float", "list", "dict"}
+
+
+def _resolve(doc: YamlDocument, loc: tuple[Any, ...]) -> tuple[PathKey, str | None]:
+    """The deepest existing node path along `loc`, and the name of a missing key at its end, if any."""
+    path: PathKey = ()
+    missing = None
+    for part in loc:
+        if path + (part,) in doc.values:
+            path += (part,)
+            missing = None
+        elif isinstance(part, str) and (part in _UNION_TAGS or any(c in part for c in "[]-")):
+            break  # a union member's tag: report on the field itself, once for all members
+        else:
+            missing = str(part)  # a field the source does not have
+    return path, missing
+
+
+def _close_key(root: type[BaseModel], path: PathKey) -> str | None:
+    """The allowed key an unknown key at `path` most likely misspells, if any."""
+    model = model_at(root, path[:-1])
+    guess = difflib.get_close_matches(str(path[-1]), sorted(model.model_fields) if model else [], n=1)
+    return guess[0] if guess else None
+
+
+def _unknown_key_message(root: type[BaseModel], path: PathKey) -> str:
+    key, guess = str(path[-1]), _close_key(root, path)
+    model = model_at(root, path[:-1])
+    allowed = sorted(model.model_fields) if model else []
+    hint = f"; did you mean '{guess}'?" if guess else ""
+    return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})"
+
+
+def _value_message(err: dict[str, Any], label: str, description: str) -> str:
+    kind, value = err["type"], err.get("input")
+    if kind in ("date_from_datetime_parsing", "date_parsing", "date_type", "date_from_datetime_inexact"):
+        return f"{label}: '{value}' is not a real calendar date (expected YYYY-MM-DD)"
+    if kind == "string_type" and isinstance(value, (int, float, bool)) and not isinstance(value, bool):
+        return f"{label}: expected text, got the number {value!r}; put it in quotes (\"{value}\")"
+    if kind == "string_too_short":
+        return f"{label}: must not be empty"
+    if kind == "string_pattern_mismatch":
+        return f"{label}: {value!r} is not valid; expected {description}"
+    if kind == "value_error":
+        return f"{label}: {err['msg'].removeprefix('Value error, ')}, got {value!r}"
+    if kind in ("model_type", "dict_type"):
+        return f"{label}: expected a mapping of keys (key: value), got {type(value).__name__}"
+    if kind == "list_type":
+        return f"{label}: expected a list, got {type(value).__name__}"
+    if kind == "too_short" and isinstance(value, list):
+        return f"{label}: must not be empty; expected at least {err['ctx']['min_length']} item(s)"
+    shown = f", got {value!r}" if not isinstance(value, (dict, list)) else ""
+    return f"{label}: {err['msg'][0].lower()}{err['msg'][1:]}{shown}"
+
+
+def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[BaseModel], report: Report) -> None:
+    """Add one error per offending node; several union-member errors on one node become one line."""
+    by_path: dict[tuple[PathKey, str | None], list[dict[str, Any]]] = {}
+    for err in exc.errors(include_url=False):
+        by_path.setdefault(_resolve(doc, err["loc"]), []).append(err)
+    # a misspelt key is one mistake, not two: its "did you mean" stands for the "required key missing"
+    misspelt = {(path[:-1], _close_key(root, path)) for (path, _), errs in by_path.items() if errs[0]["type"] == "extra_forbidden"}
+    for (path, missing), errs in by_path.items():
+        kind = errs[0]["type"]
+        if kind == "missing" and (path, missing) in misspelt:
+            continue
+        if kind == "extra_forbidden":
+            report.error(doc.path, doc.key_position(path), _unknown_key_message(root, path), "schema")
+        elif kind == "missing" and missing:
+            full = path + (missing,)
+            report.error(doc.path, doc.position(path), f"{field_label(full)}: required key missing ({_field_description(root, full)})", "schema")
+        elif len(errs) > 1:
+            value = errs[0].get("input")
+            shown = f"{value!r}" if not isinstance(value, (dict, list)) else type(value).__name__
+            report.error(doc.path, doc.position(path), f"{field_label(path)}: unexpected value {shown}; expected {_field_description(root, path)}", "schema")
+        else:
+            message = _value_message(errs[0], field_label(path), _field_description(root, path))
+            report.error(doc.path, doc.position(path), message, "schema")
+

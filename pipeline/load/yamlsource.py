@@ -1,0 +1,131 @@
+"""Read one YAML file into plain Python data, keeping where every node stands.
+
+PyYAML's `safe_load` forgets positions, accepts duplicate keys silently and crashes on dates that do
+not exist (`2026-02-30`). Here the file is composed into nodes and built by hand, so that:
+
+- every value and every mapping key has a `Position` (1-based line and column), looked up by its path
+  of keys and list indexes, e.g. `("questions", 0, "answer")`;
+- a key given twice is an error on the second one;
+- dates stay strings, so the schema (pydantic) reports a bad date like any other bad value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipeline.errors import SourceError
+from pipeline.load.position import Position
+
+PathKey = tuple[str | int, ...]
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+
+
+@dataclass
+class YamlDocument:
+    """The data of one YAML file and the positions of its nodes."""
+
+    path: Path
+    data: Any
+    values: dict[PathKey, Position] = field(default_factory=dict)
+    keys: dict[PathKey, Position] = field(default_factory=dict)
+    duplicate_keys: list[tuple[PathKey, Position]] = field(default_factory=list)
+
+    def position(self, path: PathKey) -> Position:
+        """Where the node at `path` stands; for a path that does not exist, its nearest existing parent."""
+        while path not in self.values and path:
+            path = path[:-1]
+        return self.values.get(path, Position(1, 1))
+
+    def key_position(self, path: PathKey) -> Position:
+        """Where the key naming the node at `path` stands (falls back to the value's position)."""
+        return self.keys.get(path) or self.position(path)
+
+
+def _mark(node: yaml.Node) -> Position:
+    return Position(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _Builder:
+    """Turns a composed node tree into data, recording positions along the way."""
+
+    def __init__(self, doc: YamlDocument) -> None:
+        self.doc = doc
+        self.scalars = yaml.SafeLoader("")  # only its scalar constructors are used
+
+    def build(self, node: yaml.Node, path: PathKey) -> Any:
+        self.doc.values[path] = _mark(node)
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+        if node.tag == _TIMESTAMP_TAG:
+            return node.value  # validated as a date by the schema, with a proper message
+        return self.scalars.construct_object(node, deep=True)
+
+    def _mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[Any, Any]:
+        self.scalars.flatten_mapping(node)  # resolves YAML merge keys (<<)
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.scalars.construct_object(key_node, deep=True)
+            if not isinstance(key, (str, int, bool)) or key is None:
+                key = str(key)
+            child = path + (key,)
+            if key in result:
+                self.doc.duplicate_keys.append((child, _mark(key_node)))
+                continue
+            self.doc.keys[child] = _mark(key_node)
+            result[key] = self.build(value_node, child)
+        return result
+
+
+def read_text(path: Path) -> str:
+    """The file's text, or a SourceError saying in a sentence why it cannot be read."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError(path, Position(1, 1), "file not found") from None
+    except PermissionError:
+        raise SourceError(path, Position(1, 1), "permission denied: the file cannot be read") from None
+    except IsADirectoryError:
+        raise SourceError(path, Position(1, 1), "is a folder, expected a YAML file") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SourceError(path, Position(line, col), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8") from None
+
+
+def load_yaml(path: Path) -> YamlDocument:
+    """Parse `path`; a syntax error becomes a SourceError at the place the parser stopped."""
+    text = read_text(path)
+    doc = YamlDocument(path=path, data=None)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)
+        problem = exc.problem or "not valid YAML"
+        started = exc.context_mark if exc.context_mark and exc.context_mark is not mark else None
+        if exc.context and problem.startswith("but "):  # "expected X, but found Y" reads as one sentence
+            problem, context = f"{exc.context}, {problem}", ""
+        elif exc.context and started:
+            context = f" ({exc.context} that starts at line {started.line + 1}, column {started.column + 1})"
+        else:
+            context = f" ({exc.context})" if exc.context else ""
+        raise SourceError(path, where, f"invalid YAML: {problem}{context}") from None
+    except yaml.YAMLError as exc:
+        raise SourceError(path, Position(1, 1), f"invalid YAML: {exc}") from None
+    if node is None:
+        raise SourceError(path, Position(1, 1), "the file is empty; expected a mapping of keys")
+    try:
+        doc.data = _Builder(doc).build(node, ())
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        where = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)
+        raise SourceError(path, where, f"invalid YAML: {exc.problem}") from None
+    return doc

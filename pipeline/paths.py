@@ -1,0 +1,9 @@
+"""Where the project's own files are: the one place that locates the templates folder and the code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # the project root: pipeline/, schema/ and templates/ sit here
+TEMPLATES = ROOT / "templates"
+CODE_DIRS = (ROOT / "pipeline", ROOT / "schema")

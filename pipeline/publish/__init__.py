@@ -1,0 +1,1 @@
+"""Publishing: incremental rebuild decisions and atomic, all-or-nothing writes of outputs."""

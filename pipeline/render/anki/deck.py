@@ -1,0 +1,66 @@
+"""The Anki renderer: OUT/<exam-id>/deck.apkg and OUT/<exam-id>/deck-changes.json.
+
+The notes come from pipeline/render/anki/deck_notes.py, their note types from pipeline/render/anki/note_types.py. Before the
+package is written it is compared with the previous build's (deck-changes.json), and the comparison also
+feeds the package timestamp (pipeline/render/anki/deck_timestamp.py), on which Anki's "update if newer" depends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import genanki
+
+from pipeline.load.content import ExamContent
+from pipeline.render.anki import apkg, card_fields, deck_changes, deck_notes, deck_timestamp, note_types
+from pipeline.render.anki.deck_notes import DeckNote
+from pipeline.text import cloze, markdown
+
+if TYPE_CHECKING:  # pipeline.render imports this module for its registry
+    from pipeline.render import RenderContext
+
+DECK_FILE = "deck.apkg"
+CHANGES_FILE = "deck-changes.json"
+# The code that shapes the fields: a change to it changes notes as surely as an edit to the sources does.
+CODE_FILES = tuple(Path(m.__file__) for m in (card_fields, deck_notes, note_types, cloze, markdown))
+
+
+def render(ctx: RenderContext) -> list[Path]:
+    notes = deck_notes.notes(ctx.content)
+    models = {t: note_types.genanki_model(t) for t in note_types.NOTE_TYPES if any(n.note_type == t for n in notes)}
+    previous = apkg.read(ctx.previous_dir / DECK_FILE) if ctx.previous_dir else None
+    changes = deck_changes.compare(previous, snapshot(notes, models.values()))
+    timestamp = deck_timestamp.package_timestamp(
+        inputs(ctx.content), previous.timestamp if previous else None, deck_changes.needs_newer_timestamp(changes)
+    )
+    deck_path, changes_path = ctx.out_dir / DECK_FILE, ctx.out_dir / CHANGES_FILE
+    apkg.write(genanki_decks(ctx.content, notes, models), deck_path, timestamp)
+    changes_path.write_text(deck_changes.to_json(changes, timestamp, previous), encoding="utf-8")
+    return [deck_path, changes_path]
+
+
+def inputs(content: ExamContent) -> list[Path]:
+    """Every file the notes are made from: the timestamp's inputs."""
+    sources = [content.exam_file.path, *(f.path for f in content.objective_files)]
+    return [*sources, *note_types.template_files(), *CODE_FILES]
+
+
+def genanki_decks(content: ExamContent, notes: list[DeckNote], models: dict) -> list[genanki.Deck]:
+    decks = {d.name: genanki.Deck(d.deck_id, d.name, d.description) for d in deck_notes.decks(content)}
+    for note in notes:
+        model = models[note.note_type]
+        decks[note.deck].add_model(model)
+        decks[note.deck].add_note(genanki.Note(model=model, fields=list(note.fields), tags=list(note.tags), guid=note.guid))
+    return list(decks.values())
+
+
+def snapshot(notes: list[DeckNote], models) -> apkg.Snapshot:
+    """The package about to be written, in the shape deck-changes compares (the timestamp comes later)."""
+    shapes = {n.guid: apkg.NoteShape(n.guid, n.note_type.model_id, n.fields, n.tags) for n in notes}
+    return apkg.Snapshot(0, shapes, {m.model_id: _note_type_shape(m) for m in models})
+
+
+def _note_type_shape(model: genanki.Model) -> apkg.NoteTypeShape:
+    templates = tuple((t["name"], t["qfmt"], t["afmt"]) for t in model.templates)
+    return apkg.NoteTypeShape(model.model_id, model.name, tuple(f["name"] for f in model.fields), templates, model.css)

@@ -1,0 +1,116 @@
+"""An exam's content as Anki notes: which note type, which deck, which tags, which GUID, which fields.
+
+A note's GUID comes from the exam id and the item's source id (a question's or key point's `id`, a term's
+name), never from its text: editing a definition must update the note a learner already has, not add a
+second one. Term names are unique in an exam regardless of case, so a term's key is its name in lower case.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import genanki
+
+from pipeline.load.content import ExamContent
+from pipeline.render.anki import card_fields as f
+from pipeline.render.anki.note_types import CLOZE, QUESTION, TERM, NoteType, stable_id
+from pipeline.text import cloze
+from schema.models import KeyPoint, Objective, Question, Term
+
+
+@dataclass(frozen=True)
+class DeckNote:
+    """One note, independent of genanki: what the package holds and what deck-changes.json compares."""
+
+    guid: str
+    note_type: NoteType
+    fields: tuple[str, ...]  # HTML, in the note type's field order
+    tags: tuple[str, ...]
+    deck: str
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where an objective's notes go: its deck, its tags' common stem, the context line on its cards."""
+
+    exam_id: str
+    deck: str
+    tag: str
+    context: str
+    vendor: str
+
+
+def _tag_part(text: str) -> str:
+    """A tag component: Anki splits tags on spaces and nests them on `::`, so neither may appear inside."""
+    return re.sub(r"[^\w.-]+", "_", text).strip("_")
+
+
+def _deck_part(text: str) -> str:
+    return text.replace("::", ":")  # a `::` in a title would nest a deck
+
+
+def _place(content: ExamContent, objective: Objective) -> _Place:
+    exam, section = content.exam, content.section_of(objective)
+    assert section is not None  # the checks reject an objective outside the declared sections
+    deck = "::".join(_deck_part(p) for p in (exam.code, f"{section.number} {section.title}", f"{objective.id} {objective.title}"))
+    tag = "::".join(_tag_part(p) for p in (exam.code, f"{section.number} {section.title}", f"{objective.id} {objective.title}"))
+    context = f.context_html(exam.code, f"{objective.id} {objective.title}")
+    return _Place(exam.id, deck, tag, context, exam.vendor)
+
+
+def _tags(place: _Place, exam_code: str, *item_type: str) -> tuple[str, ...]:
+    return (place.tag, "::".join(_tag_part(p) for p in (exam_code, "type", *item_type)))
+
+
+def _guid(place: _Place, kind: str, key: str) -> str:
+    return genanki.guid_for(place.exam_id, kind, key)
+
+
+def term_note(place: _Place, code: str, term: Term) -> DeckNote:
+    fields = (f.inline_html(term.term), f.block_html(term.definition), place.context, f.context_html(term.term))
+    return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck)
+
+
+def question_note(place: _Place, code: str, question: Question, key_points: dict[str, KeyPoint]) -> DeckNote:
+    citations = [c for kp_id in question.key_points if kp_id in key_points for c in key_points[kp_id].citations]
+    options = f.option_htmls(question)
+    fields = (
+        f.block_html(question.stem), f.INSTRUCTIONS[question.type], f.options_html(options), f.answer_html(question, options),
+        f.model_answer_html(question), f.block_html(question.explanation), f.sources_html(citations, place.vendor),
+        place.context, f.context_html(question.id),
+    )
+    tags = _tags(place, code, "question", question.type)
+    return DeckNote(_guid(place, "question", question.id), QUESTION, fields, tags, place.deck)
+
+
+def cloze_note(place: _Place, code: str, point: KeyPoint) -> DeckNote:
+    fields = (f.cloze_html(point.text), f.quotes_html(point.citations, place.vendor), place.context, f.context_html(point.id))
+    return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
+
+
+def notes(content: ExamContent) -> list[DeckNote]:
+    """Every note of the exam, objective by objective: terms, then cloze key points, then questions."""
+    code, key_points, found = content.exam.code, content.key_points(), []
+    for objective in content.objectives:
+        place = _place(content, objective)
+        found += [term_note(place, code, term) for term in objective.terms]
+        found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text)]
+        found += [question_note(place, code, q, key_points) for q in objective.questions]
+    return found
+
+
+@dataclass(frozen=True)
+class ObjectiveDeck:
+    deck_id: int  # from the exam and objective ids, so a renamed objective keeps its deck id
+    name: str
+    description: str  # HTML: the objective's summary
+
+
+def decks(content: ExamContent) -> list[ObjectiveDeck]:
+    """One deck per objective; Anki creates the exam and section decks above them from the `::` names."""
+    return [
+        ObjectiveDeck(stable_id(content.exam.id, "deck", o.id), _place(content, o).deck, f.inline_html(o.summary))
+        for o in content.objectives
+    ]
+

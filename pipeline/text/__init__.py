@@ -1,0 +1,1 @@
+"""Text helpers shared by every stage: safe Markdown to HTML, plain text, and cloze marks."""
