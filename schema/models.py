@@ -91,12 +91,20 @@ class Citation(Strict):
     publisher: Text | None = Field(default=None, description="Who publishes the page, when not the exam's vendor (e.g. PyTorch).")
 
 
+class CrossRef(Strict):
+    """A pointer to another objective, of this exam or of another one ("explained in ... note")."""
+
+    exam: Slug | None = Field(default=None, description="Id of the exam the objective belongs to; leave out for this exam.")
+    objective: ObjectiveId = Field(description="The objective's number, quoted (\"6.2\").")
+
+
 class KeyPoint(Strict):
     """One thing a candidate must know, in the author's words, backed by citations."""
 
     id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-tensor-core-alignment); keeps notes and links stable across edits.")
     text: Markdown = Field(description="The point, in Markdown.")
     citations: list[Citation] = Field(default_factory=list, description="Quotes that back the point; a point without one is a warning.")
+    see: CrossRef | None = Field(default=None, description="Another objective that explains this point further: {exam: ID, objective: \"N.M\"}.")
 
 
 class Term(Strict):
@@ -157,3 +165,4 @@ class Objective(Strict):
     examples: list[Example] = Field(default_factory=list, description="Worked examples with their printed output.")
     labs: list[Lab] = Field(default_factory=list, description="Hands-on exercises ('Try it').")
     questions: list[Question] = Field(default_factory=list, description="Practice questions.")
+    see: CrossRef | None = Field(default=None, description="Another objective to read with this one: {exam: ID, objective: \"N.M\"}.")

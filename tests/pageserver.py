@@ -25,6 +25,7 @@ class Reply:
     etag: str | None = None  # answer 304 to If-None-Match with this tag
     last_modified: str | None = None  # answer 304 to If-Modified-Since with this date
     content_length: bool = True  # False: a body delimited by closing the connection
+    wait_for_peer: float = 0.0  # hold the answer up to this long until another request is in flight too
 
     @property
     def data(self) -> bytes:
@@ -69,7 +70,12 @@ class _Handler(BaseHTTPRequestHandler):
         pages: PageServer = self.server.pages
         request = Request(self.path, dict(self.headers.items()), time.monotonic())
         reply = pages.next_reply(self.path, request)
-        time.sleep(reply.delay)
+        with pages.in_flight():
+            time.sleep(reply.delay)
+            pages.wait_for_peer(reply.wait_for_peer)
+            self._answer(reply, request)
+
+    def _answer(self, reply: Reply, request: Request) -> None:
         if _not_modified(reply, self.headers):
             request.status = 304
             self.send_response(304)
@@ -107,6 +113,9 @@ class PageServer:
         self.requests: list[Request] = []
         self.sent_bytes = 0
         self.lock = threading.Lock()
+        self.active = 0  # requests being answered now
+        self.most_active = 0  # the most requests ever answered at once: what politeness limits
+        self._changed = threading.Condition(self.lock)
         self.httpd = ThreadingHTTPServer((host, 0), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.pages = self
@@ -125,6 +134,26 @@ class PageServer:
             replies = self.routes.get(path) or [Reply(404, "not here")]
             reply = replies.pop(0) if len(replies) > 1 else replies[0]
         return reply if not self.delay else Reply(**{**reply.__dict__, "delay": reply.delay + self.delay})
+
+    @contextlib.contextmanager
+    def in_flight(self):
+        """Count a request as being answered while the block runs."""
+        with self._changed:
+            self.active += 1
+            self.most_active = max(self.most_active, self.active)
+            self._changed.notify_all()
+        try:
+            yield
+        finally:
+            with self._changed:
+                self.active -= 1
+                self._changed.notify_all()
+
+    def wait_for_peer(self, limit: float) -> None:
+        """Hold this answer until another request is in flight too (or `limit` seconds pass), so that a
+        client allowed N requests at once is seen making N: overlap comes from the server, not from luck."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.active > 1, timeout=limit)
 
     def hits(self, path: str) -> int:
         return Counter(r.path for r in self.requests)[path]

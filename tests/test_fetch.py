@@ -160,3 +160,16 @@ def test_each_page_is_fetched_once_however_many_quotes_cite_it(server):
     results = check_all(pairs, Fetcher(FAST), workers=4)
     assert [results[p].status for p in pairs] == ["found", "found", "missing"]
     assert server.hits("/p") == 1
+
+
+@pytest.mark.parametrize("per_host", [1, 2])
+def test_requests_at_once_to_one_host_never_exceed_per_host(server, per_host):
+    """Counted at the server: each answer is held until a second request is in flight (or 1 s passes),
+    so a client that keeps to its limit is seen reaching it, and one that did not would be seen past it."""
+    for i in range(4):
+        server.add(f"/p{i}", Reply(body=TYPOGRAPHY, wait_for_peer=1.0))
+    settings = FetchSettings(**{**FAST.__dict__, "per_host": per_host, "interval": 0, "read_timeout": 5})
+    results = check_all([(server.url(f"/p{i}"), QUOTE) for i in range(4)], Fetcher(settings), workers=4, per_host=per_host)
+    assert [r.status for r in results.values()] == ["found"] * 4
+    assert len(server.requests) == 4
+    assert server.most_active == per_host

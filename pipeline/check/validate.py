@@ -1,46 +1,152 @@
-"""Load every exam under a sources folder and run every offline check: the stage before any rendering."""
+"""Load every exam under a sources folder and run every offline check: the stage before any rendering.
+
+Each exam is checked on its own, with its own report, so that `build` can write the outputs of the exams
+that have no error while another exam has some. Two exams with one id would write over each other's
+outputs: both are errors, each naming the other's file.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+import difflib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.check import rules as checks
+from pipeline.check.crossrefs import check_cross_refs
 from pipeline.check.diagnostics import Report
 from pipeline.citations.lockcheck import check_lock
-from pipeline.load.content import ExamContent
-from pipeline.load.loader import exam_folders, load_exam
+from pipeline.errors import PipelineError
+from pipeline.load.content import ExamContent, ExamFile
+from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
+
+
+@dataclass
+class ExamCheck:
+    """One exam folder: its id (the folder's name when its exam file is invalid), its content when it
+    loaded, and every problem found in it."""
+
+    folder: Path
+    name: str
+    content: ExamContent | None = None
+    report: Report = field(default_factory=Report)
+
+    @property
+    def ok(self) -> bool:
+        return self.content is not None and not self.report.errors
 
 
 @dataclass
 class Validation:
-    """All exams that loaded, and every problem found in any of them."""
+    """Every exam checked, and every problem found in any of them."""
 
-    exams: list[ExamContent]
+    checks: list[ExamCheck]
     report: Report
+
+    @property
+    def exams(self) -> list[ExamContent]:
+        """The exams that loaded (with or without rule errors)."""
+        return [c.content for c in self.checks if c.content is not None]
+
+    @property
+    def buildable(self) -> list[ExamContent]:
+        """The exams without any error: those `build` writes."""
+        return [c.content for c in self.checks if c.ok]
 
     @property
     def ok(self) -> bool:
         return not self.report.errors
 
 
-def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool = True) -> Validation:
-    """`lock=False` leaves out what the citation lock says (for `audit`, which is about to rewrite it)."""
-    report = Report()
-    exams = []
+def _exam_files(sources: Path) -> list[tuple[ExamCheck, ExamFile | None]]:
+    found = []
     for folder in exam_folders(sources):
-        loaded = load_exam(folder, report)
-        content = loaded.content()
-        policy = content.exam.review_policy.max_age_days if content else None
-        ctx = checks.CheckContext(today=today, max_review_age_days=policy)
-        for file in loaded.objective_files:
-            checks.check_objective(file, ctx, report)
-        if content:
-            checks.check_exam(content, ctx, report)
-            if lock:
-                check_lock(content, today, policy, report)
-            exams.append(content)
-    if strict:
-        report.promote_warnings()
-    return Validation(exams, report)
+        check = ExamCheck(folder, folder.name)
+        exam_file = load_exam_file(folder, check.report)
+        if exam_file is not None:
+            check.name = exam_file.exam.id
+        found.append((check, exam_file))
+    return found
+
+
+def _check_duplicate_ids(found: list[tuple[ExamCheck, ExamFile | None]]) -> None:
+    """Two exams with one id: an error in each, naming the other's file."""
+    files = [(check, f) for check, f in found if f is not None]
+    for check, exam_file in files:
+        for other, other_file in files:
+            if other is not check and other_file.exam.id == exam_file.exam.id:
+                where = f"{os.path.relpath(other_file.path)}:{other_file.line_of(('id',))}"
+                check.report.error(exam_file.path, exam_file.position(("id",)),
+                                   f"id: exam id '{exam_file.exam.id}' is also the id of {where}; give each exam its own id "
+                                   "(outputs go to build/<id>/)", "exam-duplicate-id")
+
+
+def _select(found: list[tuple[ExamCheck, ExamFile | None]], wanted: Sequence[str] | None, sources: Path):
+    if not wanted:
+        return found
+    names = sorted({check.name for check, _ in found})
+    for name in wanted:
+        if name not in names:
+            guess = difflib.get_close_matches(name, names, n=1)
+            hint = f"; did you mean '{guess[0]}'?" if guess else ""
+            raise PipelineError(f"error: --exam {name}: no exam with that id in {sources}{hint} (exams: {', '.join(names)})")
+    return [(check, f) for check, f in found if check.name in wanted]
+
+
+class _Targets:
+    """The exams cross-references may point at: every exam of the sources, loaded on first use when it
+    is not among those being checked (its own problems are not reported then)."""
+
+    def __init__(self, found: list[tuple[ExamCheck, ExamFile | None]]) -> None:
+        self._files = {check.name: (check, exam_file) for check, exam_file in found}
+        self._loaded: dict[str, ExamContent | None] = {}
+
+    def __contains__(self, exam_id: str) -> bool:
+        return exam_id in self._files
+
+    def ids(self) -> list[str]:
+        return sorted(self._files)
+
+    def content(self, exam_id: str) -> ExamContent | None:
+        check, exam_file = self._files[exam_id]
+        if check.content is not None:
+            return check.content
+        if exam_id not in self._loaded:
+            self._loaded[exam_id] = load_objectives(check.folder, exam_file, Report()).content()
+        return self._loaded[exam_id]
+
+
+def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lock: bool) -> None:
+    loaded = load_objectives(check.folder, exam_file, check.report)
+    content = loaded.content()
+    policy = content.exam.review_policy.max_age_days if content else None
+    ctx = checks.CheckContext(today=today, max_review_age_days=policy)
+    for file in loaded.objective_files:
+        checks.check_objective(file, ctx, check.report)
+    if content:
+        checks.check_exam(content, ctx, check.report)
+        if lock:
+            check_lock(content, today, policy, check.report)
+        check.content = content
+
+
+def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool = True, exams: Sequence[str] | None = None) -> Validation:
+    """Check the exams of `sources` (only those whose id is in `exams`, when given).
+
+    `lock=False` leaves out what the citation lock says (for `audit`, which is about to rewrite it)."""
+    found = _exam_files(sources)
+    _check_duplicate_ids(found)
+    chosen = _select(found, exams, sources)
+    for check, exam_file in chosen:
+        _check_exam(check, exam_file, today, lock)
+    targets = _Targets(found)
+    report = Report()
+    for check, _ in chosen:
+        if check.content is not None:
+            check_cross_refs(check.content, targets, check.report)
+        if strict:
+            check.report.promote_warnings()
+        report.extend(check.report)
+    return Validation([check for check, _ in chosen], report)

@@ -105,13 +105,18 @@ def audit(exams: list[ExamContent], fetcher: PageFetcher, today: dt.date, worker
     return AuditResult([(ref, results[(ref.url, ref.quote)]) for ref in refs], reviews(exams, today))
 
 
-def update_locks(exams: list[ExamContent], result: AuditResult, today: dt.date) -> list[Path]:
-    """Write each exam's lock from the audit's results; return the paths written."""
+def update_locks(exams: list[ExamContent], result: AuditResult, today: dt.date) -> tuple[list[Path], list[Path]]:
+    """Write each exam's lock from the audit's results; return the paths written and those left as they
+    were because nothing in them changed (so the author is not told to commit a file that did not move)."""
     results = {(ref.url, ref.quote): r for ref, r in result.citations}
-    written = []
+    written, unchanged = [], []
     for exam in exams:
         pairs = [(ref.url, ref.quote) for ref, _ in result.citations if ref.exam is exam]
-        lock = lockupdate.updated(CitationLock.load(exam.folder), pairs, results, today)
+        old = CitationLock.load(exam.folder)
+        lock = lockupdate.updated(old, pairs, results, today)
+        if lock.path.is_file() and lock.to_text() == lock.path.read_text(encoding="utf-8"):
+            unchanged.append(lock.path)
+            continue
         lock.save()
         written.append(lock.path)
-    return written
+    return written, unchanged

@@ -19,7 +19,7 @@ from pipeline.citations.audit import AuditResult, CitationRef
 from pipeline.citations.report import counts
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
-from pipeline.citations.worddiff import rich_markup, word_diff
+from pipeline.citations.worddiff import plain, rich_markup, word_diff
 
 
 @contextmanager
@@ -42,7 +42,15 @@ def _problem(console: Console, ref: CitationRef, result: CitationResult) -> None
     elif result.closest:
         console.print(f"    closest passage ({result.score:.0%} alike): {escape(result.closest)}", soft_wrap=True, highlight=False)
     if result.status is Status.DRIFTED and result.closest:
-        console.print(f"    diff: {rich_markup(word_diff(result.quote, result.closest))}", soft_wrap=True, highlight=False)
+        console.print(f"    diff: {diff_text(console, word_diff(result.quote, result.closest))}", soft_wrap=True, highlight=False)
+
+
+def diff_text(console: Console, segments: list[tuple[str, str]]) -> str:
+    """Colour on a terminal that allows it; elsewhere (a pipe, a CI log, NO_COLOR) the `[-old-]{+new+}`
+    markers, which say the same without colour (rich would drop the styles and, with them, the diff)."""
+    if console.is_terminal and not console.no_color:
+        return rich_markup(segments)
+    return escape(plain(segments))
 
 
 def show(result: AuditResult, console: Console | None = None) -> None:

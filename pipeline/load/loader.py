@@ -1,8 +1,10 @@
 """Find the exams under a sources folder, read their YAML files and validate them against the schema.
 
-Layout: `SOURCES/<exam>/exam.yaml` plus any number of objective files (`*.yaml`, in any sub-folder) in
-the same exam folder. Every file is read and validated even when others fail, so that one run reports
-every problem; a file that fails is left out of the content handed to the checks.
+Layout: `SOURCES/<exam>/exam.yaml` (or `exam.yml`) plus any number of objective files (`*.yaml` or
+`*.yml`, in any sub-folder) in the same exam folder. Every file is read and validated even when others
+fail, so that one run reports every problem; a file that fails is left out of the content handed to the
+checks. A folder is never skipped in silence: objective files without an exam file, or an exam file
+without objectives, are errors.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
 from schema.models import Exam, Objective
 
 EXAM_FILE = "exam.yaml"
+EXAM_FILES = (EXAM_FILE, "exam.yml")
+NEW_EXAM = "python -m pipeline new exam ID"
 
 
 @dataclass
@@ -39,18 +43,28 @@ class LoadedExam:
 
 
 def exam_folders(sources: Path) -> list[Path]:
-    """Every folder directly under `sources` that holds an exam.yaml, sorted by name."""
+    """Every folder directly under `sources` that holds an exam file or any YAML file, sorted by name."""
     if not sources.is_dir():
         raise SourcesNotFound(f"error: sources folder '{sources}' does not exist (run from the project root or pass --sources DIR)")
-    folders = sorted(p.parent for p in sources.glob(f"*/{EXAM_FILE}"))
+    folders = sorted(p for p in sources.iterdir() if p.is_dir() and not p.name.startswith(".")
+                     and (exam_path(p) or _yaml_files(p)))
     if not folders:
-        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE}")
+        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{NEW_EXAM}` writes one)")
     return folders
 
 
-def objective_paths(folder: Path) -> list[Path]:
+def exam_path(folder: Path) -> Path | None:
+    """The folder's exam file: exam.yaml, else exam.yml, else None."""
+    return next((folder / name for name in EXAM_FILES if (folder / name).is_file()), None)
+
+
+def _yaml_files(folder: Path) -> list[Path]:
     paths = [*folder.rglob("*.yaml"), *folder.rglob("*.yml")]
-    return sorted(p for p in paths if p != folder / EXAM_FILE and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    return sorted(p for p in paths if not any(part.startswith(".") for part in p.relative_to(folder).parts))
+
+
+def objective_paths(folder: Path) -> list[Path]:
+    return [p for p in _yaml_files(folder) if p.parent != folder or p.name not in EXAM_FILES]
 
 
 def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlDocument | None, Any]:
@@ -101,14 +115,36 @@ def _valid_or_none(model: Any, value: Any) -> Any:
         return None
 
 
-def load_exam(folder: Path, report: Report) -> LoadedExam:
-    """Read and validate one exam folder, adding every problem to `report`."""
-    doc, exam = _validate(folder / EXAM_FILE, Exam, report)
-    result = LoadedExam(folder, ExamFile(doc, exam) if exam is not None else None)
-    for path in objective_paths(folder):
+def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
+    """The folder's validated exam file; None (with an error in `report`) when missing or invalid."""
+    path = exam_path(folder)
+    if path is None:
+        first = objective_paths(folder)[0]
+        report.error(first, Position(1, 1), f"objective files but no exam file in {folder.name}/: add {folder.name}/{EXAM_FILE} "
+                     f"(`{NEW_EXAM}` writes one)", "exam-missing")
+        return None
+    if all((folder / name).is_file() for name in EXAM_FILES):
+        report.error(folder / EXAM_FILES[1], Position(1, 1), f"two exam files in {folder.name}/ ({' and '.join(EXAM_FILES)}); keep one", "exam-twice")
+    doc, exam = _validate(path, Exam, report)
+    return ExamFile(doc, exam) if exam is not None else None
+
+
+def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) -> LoadedExam:
+    """Read and validate the objective files of one exam folder, adding every problem to `report`."""
+    result = LoadedExam(folder, exam_file)
+    paths = objective_paths(folder)
+    if not paths and exam_file is not None:
+        report.error(exam_file.path, Position(1, 1), f"exam '{exam_file.exam.id}' has no objective files; add one "
+                     f"(`python -m pipeline new objective {exam_file.exam.id} NUMBER TITLE` writes one)", "exam-empty")
+    for path in paths:
         doc, objective = _validate(path, Objective, report)
         if objective is not None:
             result.objective_files.append(ObjectiveFile(doc, objective))
         elif doc is not None and isinstance(doc.data, dict):
             result.objective_files.append(_salvage(doc))
     return result
+
+
+def load_exam(folder: Path, report: Report) -> LoadedExam:
+    """Read and validate one exam folder, adding every problem to `report`."""
+    return load_objectives(folder, load_exam_file(folder, report), report)
