@@ -69,7 +69,7 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
     `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); they are
     part of every output's inputs, so changing one rebuilds."""
     result, staged = BuildResult(), _Staged()
-    if not RENDERERS:
+    if not RENDERERS or not exams:
         return result
     out.mkdir(parents=True, exist_ok=True)
     stagings: list[Path] = []

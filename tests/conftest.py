@@ -1,4 +1,4 @@
-"""Shared test helpers: build a sources folder from scenario fixtures, copy the sample, run the CLI."""
+"""Shared test helpers: build a sources folder from scenario fixtures, copy the complete fixture exam, run the CLI."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from pipeline.load.yamlsource import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SAMPLE = ROOT / "sources"
+FULL = FIXTURES / "full" / "sources"  # a sources folder with one complete exam (a frozen copy of the first sample): tests never read sources/
+SOURCES = ROOT / "sources"  # only tests/test_sources.py reads it
 TODAY = "2026-11-29"
 
 
@@ -87,8 +88,8 @@ def make_sources(tmp_path):
 
 
 @pytest.fixture
-def sample_copy(tmp_path) -> Path:
-    """A copy of the committed sample sources, to break on purpose."""
+def full_copy(tmp_path) -> Path:
+    """A copy of the complete fixture exam's sources folder, to break on purpose."""
     target = tmp_path / "sources"
-    shutil.copytree(SAMPLE, target)
+    shutil.copytree(FULL, target)
     return target

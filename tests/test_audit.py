@@ -109,7 +109,7 @@ def test_terminal_summary_names_each_problem_with_file_and_line(run_cli, sources
     result = audit(run_cli, sources)
     where = {s: f"sources/demo/audit.yaml:{quote_line(sources, s)}:16" for s in QUOTES}
     assert f"{where['drifted']}: drifted: {server.url('/page')}" in result.lines
-    assert "    diff: Sequence packing is a testing training technique wherein multiple training sequences (examples) are concatenated" in result.lines
+    assert "    diff: Sequence packing is a [-testing-] {+training+} technique wherein multiple training sequences (examples) are concatenated" in result.lines
     assert f"{where['dead']}: dead: {server.url('/removed')}" in result.lines
     assert "    the page is gone (HTTP 404)" in result.lines
     assert f"{where['blocked']}: blocked: {server.url('/login')}" in result.lines
@@ -121,7 +121,7 @@ def test_terminal_summary_names_each_problem_with_file_and_line(run_cli, sources
 
 def test_validate_reads_the_lock_offline(run_cli, sources):
     audit(run_cli, sources)
-    result = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
+    result = run_cli("validate", "--sources", "sources", "--today", TODAY, "--verbose", cwd=sources.parent)
     f = "sources/demo/audit.yaml"
     assert result.code == 1
     assert result.lines == [

@@ -15,7 +15,7 @@ from pipeline.practice.distractors import pick_distractors
 from pipeline.practice.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate, masked_definition, slug
 from pipeline.text.plaintext import to_plain
 from schema.models import Term
-from tests.conftest import SAMPLE, TODAY
+from tests.conftest import FULL, TODAY
 
 
 def _content(sources):
@@ -35,7 +35,7 @@ def demo(make_sources):
 
 @pytest.fixture(scope="module")
 def sample():
-    return _content(SAMPLE)
+    return _content(FULL)
 
 
 def test_fewer_than_four_terms_gives_no_term_question_and_says_why(make_sources):

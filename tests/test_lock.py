@@ -72,7 +72,7 @@ def test_an_unreadable_lock_is_an_error_in_validate(run_cli, make_sources):
                             "(Expecting property name enclosed in double quotes: line 1 column 2 (char 1)); restore it from git or run `make audit`"]
 
 
-def test_build_reads_the_committed_lock_without_network(run_cli, sample_copy, tmp_path, monkeypatch):
+def test_build_reads_the_committed_lock_without_network(run_cli, full_copy, tmp_path, monkeypatch):
     import socket
 
     def no_network(*args, **kwargs):
@@ -80,6 +80,6 @@ def test_build_reads_the_committed_lock_without_network(run_cli, sample_copy, tm
 
     monkeypatch.setattr(socket.socket, "connect", no_network)
     monkeypatch.setattr(socket, "getaddrinfo", no_network)
-    result = run_cli("build", "--sources", str(sample_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
+    result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
     assert result.code == 0, result.err
-    assert CitationLock.load(sample_copy / "nca-genm").entry(URL, QUOTE).status == "unchecked"
+    assert CitationLock.load(full_copy / "nca-genm").entry(URL, QUOTE).status == "unchecked"

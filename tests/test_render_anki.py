@@ -20,7 +20,7 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 from pipeline.check.validate import validate
 from pipeline.render.anki import note_types
 from pipeline.text import cloze
-from tests.conftest import SAMPLE, TODAY
+from tests.conftest import FULL, TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value
 
@@ -80,11 +80,11 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
     return {"type": per_type, "objective": per_objective}
 
 
-def test_sample_deck_imports_cleanly(build, collection, sample_copy, tmp_path):
-    log = import_package(collection, build(sample_copy, tmp_path / "out") / "deck.apkg")
+def test_sample_deck_imports_cleanly(build, collection, full_copy, tmp_path):
+    log = import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     assert (len(log.conflicting), len(log.duplicate), len(log.missing_notetype), len(log.empty_first_field)) == (0, 0, 0, 0)
     assert len(log.new) == collection.note_count() == 56  # 18 terms, 30 questions, 8 key points with cloze marks
-    expected = expected_cards(sample_copy)
+    expected = expected_cards(full_copy)
     cards = [collection.get_card(cid) for cid in collection.find_cards("")]
     by_type = Counter(note_types.NOTE_TYPES[[t.model_id for t in note_types.NOTE_TYPES].index(c.note().mid)].key for c in cards)
     assert by_type == expected["type"] == Counter(term=36, question=30, cloze=8)
@@ -92,8 +92,8 @@ def test_sample_deck_imports_cleanly(build, collection, sample_copy, tmp_path):
     assert by_deck == expected["objective"]
 
 
-def test_deck_tree(build, collection, sample_copy, tmp_path):
-    import_package(collection, build(sample_copy, tmp_path / "out") / "deck.apkg")
+def test_deck_tree(build, collection, full_copy, tmp_path):
+    import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     names = sorted(d.name for d in collection.decks.all_names_and_ids() if d.name != "Default")
     section = "NCA-GENM::6 Performance Optimization"
     assert names == ["NCA-GENM", section] + [
@@ -102,8 +102,8 @@ def test_deck_tree(build, collection, sample_copy, tmp_path):
     ]
 
 
-def test_every_note_tagged_by_exam_section_objective_and_type(build, collection, sample_copy, tmp_path):
-    import_package(collection, build(sample_copy, tmp_path / "out") / "deck.apkg")
+def test_every_note_tagged_by_exam_section_objective_and_type(build, collection, full_copy, tmp_path):
+    import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     every = set(collection.find_notes(""))
     assert set(collection.find_notes("tag:NCA-GENM")) == every
     assert set(collection.find_notes("tag:NCA-GENM::6_Performance_Optimization")) == every
@@ -114,8 +114,8 @@ def test_every_note_tagged_by_exam_section_objective_and_type(build, collection,
     assert all(" " not in tag and tag.count("::") >= 2 for tag in collection.tags.all())
 
 
-def test_no_card_is_empty(build, collection, sample_copy, tmp_path):
-    import_package(collection, build(sample_copy, tmp_path / "out") / "deck.apkg")
+def test_no_card_is_empty(build, collection, full_copy, tmp_path):
+    import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     assert list(collection.get_empty_cards().notes) == []  # Anki's own check (Tools > Empty Cards)
     for cid in collection.find_cards(""):
         card = collection.get_card(cid)
@@ -127,11 +127,11 @@ def test_no_card_is_empty(build, collection, sample_copy, tmp_path):
             assert "[...]" in front and "[...]" not in back
 
 
-def test_rebuild_after_editing_a_definition_updates_that_note(build, sample_copy, tmp_path):
-    out = build(sample_copy, tmp_path / "out")
+def test_rebuild_after_editing_a_definition_updates_that_note(build, full_copy, tmp_path):
+    out = build(full_copy, tmp_path / "out")
     first = keep(out, tmp_path, "first.apkg")
-    set_value(copy_of(sample_copy, OBJECTIVES[0]), ("terms", 2, "definition"), "A GPU unit for fast matrix multiply-accumulate, edited.")
-    second = keep(build(sample_copy, tmp_path / "out"), tmp_path, "second.apkg")
+    set_value(copy_of(full_copy, OBJECTIVES[0]), ("terms", 2, "definition"), "A GPU unit for fast matrix multiply-accumulate, edited.")
+    second = keep(build(full_copy, tmp_path / "out"), tmp_path, "second.apkg")
 
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
@@ -146,14 +146,14 @@ def test_rebuild_after_editing_a_definition_updates_that_note(build, sample_copy
     assert (changes["notes"]["added"], changes["notes"]["removed"], changes["note_types_changed"]) == ([], [], [])
 
 
-def test_edit_reaches_anki_without_a_previous_build(build, sample_copy, tmp_path):
+def test_edit_reaches_anki_without_a_previous_build(build, full_copy, tmp_path):
     """A fresh output folder (a CI build) has no previous deck to compare with: the edited file's time is what makes it newer."""
-    first = build(sample_copy, tmp_path / "a") / "deck.apkg"
-    file = copy_of(sample_copy, OBJECTIVES[0])
+    first = build(full_copy, tmp_path / "a") / "deck.apkg"
+    file = copy_of(full_copy, OBJECTIVES[0])
     set_value(file, ("terms", 2, "definition"), "Edited again.")
     stamp = json.loads((tmp_path / "a" / EXAM / "deck-changes.json").read_text())["package_timestamp"] + 1
     os.utime(file, (stamp, stamp))  # the edit happened after the first build (made explicit, not left to the clock)
-    second = build(sample_copy, tmp_path / "b") / "deck.apkg"
+    second = build(full_copy, tmp_path / "b") / "deck.apkg"
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
@@ -162,14 +162,14 @@ def test_edit_reaches_anki_without_a_previous_build(build, sample_copy, tmp_path
     col.close()
 
 
-def test_template_change_updates_the_note_type(build, sample_copy, tmp_path, monkeypatch):
+def test_template_change_updates_the_note_type(build, full_copy, tmp_path, monkeypatch):
     templates = Path(shutil.copytree(note_types.TEMPLATE_DIR, tmp_path / "templates"))
     monkeypatch.setattr(note_types, "TEMPLATE_DIR", templates)
-    out = build(sample_copy, tmp_path / "out")
+    out = build(full_copy, tmp_path / "out")
     first = keep(out, tmp_path, "first.apkg")
     front = templates / "question.front.html"
     front.write_text(front.read_text() + '<div class="new-line">Take your time.</div>\n')
-    second = keep(build(sample_copy, tmp_path / "out"), tmp_path, "second.apkg")
+    second = keep(build(full_copy, tmp_path / "out"), tmp_path, "second.apkg")
 
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
@@ -184,30 +184,30 @@ def test_template_change_updates_the_note_type(build, sample_copy, tmp_path, mon
     assert changes["notes"]["changed"] == []
 
 
-def test_same_sources_with_source_date_epoch_give_the_same_package(build, sample_copy, tmp_path, monkeypatch):
+def test_same_sources_with_source_date_epoch_give_the_same_package(build, full_copy, tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(SDE))
-    a, b = build(sample_copy, tmp_path / "a"), build(sample_copy, tmp_path / "b")
+    a, b = build(full_copy, tmp_path / "a"), build(full_copy, tmp_path / "b")
     assert (a / "deck.apkg").read_bytes() == (b / "deck.apkg").read_bytes()
     assert (a / "deck-changes.json").read_text() == (b / "deck-changes.json").read_text()
     assert json.loads((a / "deck-changes.json").read_text())["package_timestamp"] == SDE
 
 
-def test_removed_and_added_notes_are_listed(build, sample_copy, tmp_path):
-    build(sample_copy, tmp_path / "out")
-    file = copy_of(sample_copy, OBJECTIVES[0])
+def test_removed_and_added_notes_are_listed(build, full_copy, tmp_path):
+    build(full_copy, tmp_path / "out")
+    file = copy_of(full_copy, OBJECTIVES[0])
     text = file.read_text(encoding="utf-8")
     file.write_text(text.replace("id: 6.1-q9", "id: 6.1-q10"), encoding="utf-8")  # the same question under a new id
-    changes = json.loads((build(sample_copy, tmp_path / "out") / "deck-changes.json").read_text())
+    changes = json.loads((build(full_copy, tmp_path / "out") / "deck-changes.json").read_text())
     assert [n["ref"] for n in changes["notes"]["removed"]] == ["6.1-q9"]
     assert [n["ref"] for n in changes["notes"]["added"]] == ["6.1-q10"]
     assert changes["notes"]["removed"][0]["front"].startswith("Zeroing half the entries")
 
 
-def test_source_text_never_becomes_markup_in_a_card(build, collection, sample_copy, tmp_path):
-    file = copy_of(sample_copy, OBJECTIVES[0])
+def test_source_text_never_becomes_markup_in_a_card(build, collection, full_copy, tmp_path):
+    file = copy_of(full_copy, OBJECTIVES[0])
     set_value(file, ("terms", 2, "definition"), '"<script>alert(1)</script> <b>bold</b> & *real* emphasis"')
     set_value(file, ("key_points", 0, "text"), '"Use {{c1::<img src=x onerror=alert(1)> *sizes*::a <i>hint</i>}} always."')
-    import_package(collection, build(sample_copy, tmp_path / "out") / "deck.apkg")
+    import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     cards = [collection.get_card(cid) for cid in collection.find_cards("tag:NCA-GENM::6_Performance_Optimization::6.1_*")]
     html = " ".join(c.question() + c.answer() for c in cards)
     assert "<script>" not in html and "<b>" not in html and "<img" not in html and "<i>" not in html
@@ -229,7 +229,7 @@ GOLDEN_CARDS = [  # one card of each template and each question type, as Anki re
 
 
 def test_cards_as_anki_renders_them_golden(build, collection, tmp_path):
-    import_package(collection, build(SAMPLE, tmp_path / "out") / "deck.apkg")
+    import_package(collection, build(FULL, tmp_path / "out") / "deck.apkg")
     parts = []
     for search, title in GOLDEN_CARDS:
         (card_id,) = collection.find_cards(search)
@@ -239,10 +239,10 @@ def test_cards_as_anki_renders_them_golden(build, collection, tmp_path):
     assert_golden("anki-cards.html.txt", "\n".join(parts))
 
 
-def test_a_source_date_epoch_that_does_not_move_is_reported(build, sample_copy, tmp_path, monkeypatch):
+def test_a_source_date_epoch_that_does_not_move_is_reported(build, full_copy, tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(SDE))
-    build(sample_copy, tmp_path / "out")
-    set_value(copy_of(sample_copy, OBJECTIVES[0]), ("terms", 2, "definition"), "Edited, SOURCE_DATE_EPOCH left alone.")
-    changes = json.loads((build(sample_copy, tmp_path / "out") / "deck-changes.json").read_text())
+    build(full_copy, tmp_path / "out")
+    set_value(copy_of(full_copy, OBJECTIVES[0]), ("terms", 2, "definition"), "Edited, SOURCE_DATE_EPOCH left alone.")
+    changes = json.loads((build(full_copy, tmp_path / "out") / "deck-changes.json").read_text())
     assert changes["package_timestamp"] == changes["previous_package_timestamp"] == SDE  # reproducible, as asked
     assert len(changes["warnings"]) == 1 and "Anki will not apply the changes" in changes["warnings"][0]

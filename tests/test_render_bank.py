@@ -13,7 +13,7 @@ import pytest
 from pipeline.check.validate import validate
 from pipeline.practice.generate import masked_definition
 from schema.export import SCHEMA_DIR
-from tests.conftest import SAMPLE, TODAY
+from tests.conftest import FULL, TODAY
 from tests.golden import assert_golden
 
 
@@ -25,7 +25,7 @@ def _build(run_cli, sources: Path, out: Path) -> Path:
 
 @pytest.fixture
 def sample_bank(run_cli, tmp_path) -> Path:
-    return _build(run_cli, SAMPLE, tmp_path / "out")
+    return _build(run_cli, FULL, tmp_path / "out")
 
 
 def _questions(path: Path) -> list[dict]:
@@ -40,7 +40,7 @@ def _coverage(run_cli, make_sources, tmp_path, *objectives: str) -> dict:
 
 @pytest.fixture(scope="module")
 def sample_content():
-    return validate(SAMPLE, dt.date.fromisoformat(TODAY)).exams[0]
+    return validate(FULL, dt.date.fromisoformat(TODAY)).exams[0]
 
 
 def test_sample_bank_matches_golden(sample_bank):
@@ -63,8 +63,8 @@ def test_schema_rejects_unknown_keys_and_missing_fields(sample_bank):
     assert messages == ["'stem_html' is a required property", "Additional properties are not allowed ('colour' was unexpected)"]
 
 
-def test_two_builds_from_two_places_are_byte_identical(run_cli, tmp_path, sample_copy, sample_bank):
-    again = _build(run_cli, sample_copy, tmp_path / "elsewhere")
+def test_two_builds_from_two_places_are_byte_identical(run_cli, tmp_path, full_copy, sample_bank):
+    again = _build(run_cli, full_copy, tmp_path / "elsewhere")
     assert again.read_bytes() == sample_bank.read_bytes()
     assert sample_bank.read_bytes().endswith(b"}\n")
 
@@ -101,19 +101,19 @@ def test_each_objective_with_terms_gets_term_questions_and_cloze_questions(sampl
 
 def test_source_points_at_the_question_line(sample_bank):
     for q in _questions(sample_bank):
-        line = (SAMPLE / "nca-genm" / q["source"]["file"]).read_text(encoding="utf-8").splitlines()[q["source"]["line"] - 1]
+        line = (FULL / "nca-genm" / q["source"]["file"]).read_text(encoding="utf-8").splitlines()[q["source"]["line"] - 1]
         if q["generated"] is False:
             assert line.strip() == f"- id: {q['id']}"
         else:
             assert line.lstrip().startswith(("- id:", "- term:")), q["id"]
 
 
-def test_citations_carry_the_lock_status(run_cli, tmp_path, sample_copy):
+def test_citations_carry_the_lock_status(run_cli, tmp_path, full_copy):
     quote = "speeding up calculation does not improve performance."
     url = "https://docs.nvidia.com/deeplearning/performance/dl-performance-getting-started/index.html"
     lock = {"citations": [{"url": url, "quote": quote, "status": "found", "checked": "2026-11-20"}]}
-    (sample_copy / "nca-genm" / "citations.lock.json").write_text(json.dumps(lock), encoding="utf-8")
-    q2 = next(q for q in _questions(_build(run_cli, sample_copy, tmp_path / "out")) if q["id"] == "6.1-q2")
+    (full_copy / "nca-genm" / "citations.lock.json").write_text(json.dumps(lock), encoding="utf-8")
+    q2 = next(q for q in _questions(_build(run_cli, full_copy, tmp_path / "out")) if q["id"] == "6.1-q2")
     assert [(c["status"], c["checked"], c["key_point"]) for c in q2["citations"]] == [("found", "2026-11-20", "6.1-memory-bound")]
 
 

@@ -21,14 +21,14 @@ from pipeline.render import RENDERERS, RenderContext
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.fetcher import TEMPLATES, RefusedFetch, TemplateOnlyFetcher
 from pipeline.render.guide.pdf import guide_html, html_to_pdf, render
-from tests.conftest import SAMPLE, TODAY
+from tests.conftest import FULL, TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value
 
 HOSTILE = '<script>alert(1)</script> <img src="file:///etc/hostname">'
 
 
-def load_sample(sources: Path = SAMPLE):
+def load_sample(sources: Path = FULL):
     return validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
 
 
@@ -172,16 +172,16 @@ def test_source_date_epoch_pins_the_pdf_bytes(sample, tmp_path, monkeypatch):
 
 
 def test_build_paper_letter(run_cli, tmp_path):
-    result = run_cli("build", "--sources", str(SAMPLE), "--today", TODAY, "--out", str(tmp_path), "--paper", "letter")
+    result = run_cli("build", "--sources", str(FULL), "--today", TODAY, "--out", str(tmp_path), "--paper", "letter")
     assert result.code == 0, result.err
     reader = PdfReader(tmp_path / "nca-genm" / "study-guide.pdf")
     assert {tuple(round(float(v)) for v in page.mediabox[2:]) for page in reader.pages} == {(612, 792)}
 
 
-def test_markup_in_a_key_point_prints_as_text_and_embeds_nothing(sample_copy, tmp_path):
-    file = copy_of(sample_copy, OBJECTIVES[0])
+def test_markup_in_a_key_point_prints_as_text_and_embeds_nothing(full_copy, tmp_path):
+    file = copy_of(full_copy, OBJECTIVES[0])
     set_value(file, ("key_points", 0, "text"), "'" + HOSTILE + "'")
-    content = load_sample(sample_copy)
+    content = load_sample(full_copy)
     html = guide_html(context(content, tmp_path))
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=&quot;file:///etc/hostname&quot;&gt;" in html
     assert "<script" not in html and "<img" not in html

@@ -1,5 +1,6 @@
-"""The committed sample: it validates cleanly, and each fault of the foundation issue, made in a copy
-of it, is reported on the exact line of the node that is wrong."""
+"""The complete fixture exam (tests/fixtures/full, a frozen copy of the first sample, so that editing
+sources/ never breaks a test): it validates cleanly, and each fault of the foundation issue, made in a
+copy of it, is reported on the exact line of the node that is wrong."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.load.yamlsource import load_yaml
-from tests.conftest import SAMPLE, TODAY
+from tests.conftest import FULL, TODAY
 
-OBJECTIVES = sorted((SAMPLE / "nca-genm").rglob("6.*.yaml"))
+OBJECTIVES = sorted((FULL / "nca-genm").rglob("6.*.yaml"))
 
 
 def set_value(file: Path, path: tuple, value: str) -> int:
@@ -47,14 +48,14 @@ def validate(run_cli, sources: Path, *extra: str):
     return run_cli("validate", "--sources", "sources", "--today", TODAY, *extra, cwd=sources.parent)
 
 
-def copy_of(sample_copy: Path, original: Path) -> Path:
-    return sample_copy / original.relative_to(SAMPLE)
+def copy_of(full_copy: Path, original: Path) -> Path:
+    return full_copy / original.relative_to(FULL)
 
 
 def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes(run_cli):
     """The sample's pages cannot be fetched where it was written: its lock leaves every quote unchecked,
     and each one is a warning (an error under --strict) until `make audit` runs with network access."""
-    result = run_cli("validate", "--today", TODAY, cwd=SAMPLE.parent)
+    result = run_cli("validate", "--today", TODAY, "--verbose", cwd=FULL.parent)
     assert result.code == 0
     assert [line for line in result.lines if ": error: " in line] == []
     unchecked = "quote not checked against its page yet; run `make audit` where the page can be reached"
@@ -75,7 +76,7 @@ def test_sample_has_four_objectives_with_five_questions_of_all_types():
 
     from pipeline.check.validate import validate as run_validate
 
-    content = run_validate(SAMPLE, dt.date.fromisoformat(TODAY)).exams[0]
+    content = run_validate(FULL, dt.date.fromisoformat(TODAY)).exams[0]
     assert [o.id for o in content.objectives] == ["6.1", "6.2", "6.3", "6.4"]
     for objective in content.objectives:
         assert len(objective.questions) >= 5, objective.id
@@ -133,52 +134,52 @@ FAULTS = {
 
 @pytest.mark.parametrize("fault", FAULTS)
 @pytest.mark.parametrize("objective", OBJECTIVES, ids=lambda p: p.name.split("-")[0])
-def test_fault_in_sample_is_reported_on_its_line(run_cli, sample_copy, fault, objective):
-    file = copy_of(sample_copy, objective)
+def test_fault_in_sample_is_reported_on_its_line(run_cli, full_copy, fault, objective):
+    file = copy_of(full_copy, objective)
     line, message = FAULTS[fault](file)
-    result = validate(run_cli, sample_copy)
+    result = validate(run_cli, full_copy)
     assert result.code == 1
-    shown = f"sources/{file.relative_to(sample_copy)}"
+    shown = f"sources/{file.relative_to(full_copy)}"
     hits = [out for out in result.lines if out.startswith(f"{shown}:{line}:") and message in out and ": error: " in out]
     assert hits, f"expected an error at {shown}:{line} containing {message!r}, got:\n" + "\n".join(result.lines)
 
 
-def test_three_faults_in_three_files_in_one_run(run_cli, sample_copy):
+def test_three_faults_in_three_files_in_one_run(run_cli, full_copy):
     faults = [_break_misspelt_key, _break_javascript_url, _break_single_answer]
     expected = []
     for objective, fault in zip(OBJECTIVES, faults, strict=False):
-        file = copy_of(sample_copy, objective)
+        file = copy_of(full_copy, objective)
         line, message = fault(file)
-        expected.append((f"sources/{file.relative_to(sample_copy)}:{line}:", message))
-    result = validate(run_cli, sample_copy)
+        expected.append((f"sources/{file.relative_to(full_copy)}:{line}:", message))
+    result = validate(run_cli, full_copy)
     assert result.code == 1
     for prefix, message in expected:
         assert any(out.startswith(prefix) and message in out for out in result.lines), (prefix, message, result.lines)
 
 
-def test_two_year_old_review_warns_and_fails_under_strict(run_cli, sample_copy):
-    file = copy_of(sample_copy, OBJECTIVES[0])
+def test_two_year_old_review_warns_and_fails_under_strict(run_cli, full_copy):
+    file = copy_of(full_copy, OBJECTIVES[0])
     line = set_value(file, ("reviewed",), "2024-11-29")
-    expected = f"sources/{file.relative_to(sample_copy)}:{line}:11: warning: reviewed: last reviewed 2024-11-29, 730 days ago"
-    relaxed = validate(run_cli, sample_copy)
+    expected = f"sources/{file.relative_to(full_copy)}:{line}:11: warning: reviewed: last reviewed 2024-11-29, 730 days ago"
+    relaxed = validate(run_cli, full_copy)
     assert relaxed.code == 0
     assert [out for out in relaxed.lines if out.startswith(expected)], relaxed.lines
-    strict = validate(run_cli, sample_copy, "--strict")
+    strict = validate(run_cli, full_copy, "--strict")
     assert strict.code == 1
     assert any(": error: reviewed: last reviewed 2024-11-29" in out for out in strict.lines)
 
 
-def test_build_of_the_sample_writes_every_output(run_cli, sample_copy, tmp_path):
-    result = run_cli("build", "--sources", str(sample_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
+def test_build_of_the_sample_writes_every_output(run_cli, full_copy, tmp_path):
+    result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
     assert result.code == 0, result.err
     for name in ("study-guide.pdf", "deck.apkg", "deck-changes.json", "bank.json"):
         assert (tmp_path / "out" / "nca-genm" / name).stat().st_size > 0
         assert any(line.startswith("wrote ") and line.endswith(name) for line in result.err.splitlines()), result.err
 
 
-def test_build_with_errors_exits_1(run_cli, sample_copy, tmp_path):
-    _break_misspelt_key(copy_of(sample_copy, OBJECTIVES[0]))
-    result = run_cli("build", "--sources", str(sample_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
+def test_build_with_errors_exits_1(run_cli, full_copy, tmp_path):
+    _break_misspelt_key(copy_of(full_copy, OBJECTIVES[0]))
+    result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
     assert result.code == 1
     assert "not built" in result.err
     assert not (tmp_path / "out").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from schema.export import SCHEMA_DIR, SCHEMAS, stale_schemas
-from tests.conftest import SAMPLE
+from tests.conftest import FULL
 
 
 def test_committed_schemas_are_up_to_date():
@@ -26,7 +26,7 @@ def test_objective_schema_forbids_unknown_keys():
 
 
 def test_sample_files_declare_their_schema():
-    for path in sorted(SAMPLE.rglob("*.yaml")):
+    for path in sorted(FULL.rglob("*.yaml")):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         name = "exam" if path.name == "exam.yaml" else "objective"
         assert first.startswith("# yaml-language-server: $schema=") and first.endswith(f"schema/{name}.schema.json"), path
@@ -40,7 +40,7 @@ def test_sample_files_validate_against_the_json_schemas_editors_use():
 
     from pipeline.load.yamlsource import load_yaml
 
-    for path in sorted(SAMPLE.rglob("*.yaml")):
+    for path in sorted(FULL.rglob("*.yaml")):
         name = "exam" if path.name == "exam.yaml" else "objective"
         schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
         jsonschema.validate(load_yaml(path).data, schema, format_checker=jsonschema.FormatChecker())

@@ -6,11 +6,11 @@ import datetime as dt
 
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
-from tests.conftest import SAMPLE, TODAY
+from tests.conftest import FULL, TODAY
 
 
 def test_synthetic_exam_is_valid_and_scales(tmp_path):
-    sample = validate(SAMPLE, dt.date.fromisoformat(TODAY)).exams[0]
+    sample = validate(FULL, dt.date.fromisoformat(TODAY)).exams[0]
     result = validate(make_exam(tmp_path / "sources", 3), dt.date.fromisoformat(TODAY))
     assert [d.format() for d in result.report.items] == []
     content = result.exams[0]

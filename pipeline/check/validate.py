@@ -91,7 +91,7 @@ def _select(found: list[tuple[ExamCheck, ExamFile | None]], wanted: Sequence[str
         if name not in names:
             guess = difflib.get_close_matches(name, names, n=1)
             hint = f"; did you mean '{guess[0]}'?" if guess else ""
-            raise PipelineError(f"error: --exam {name}: no exam with that id in {sources}{hint} (exams: {', '.join(names)})")
+            raise PipelineError(f"error: no exam '{name}' in {sources}{hint} (exams: {', '.join(names)})")
     return [(check, f) for check, f in found if check.name in wanted]
 
 

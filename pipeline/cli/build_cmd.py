@@ -7,28 +7,44 @@ import os
 import sys
 from pathlib import Path
 
-from pipeline.build import build
-from pipeline.cli.common import add_source_options, validate_and_report
+from pipeline.build import BuildResult, build
+from pipeline.check.validate import Validation
+from pipeline.cli.common import add_source_options, print_summary, print_table, validate_and_report
 
 PAPERS = ("a4", "letter")  # CSS page size names, as weasyprint takes them
 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_source_options(parser)
+    add_source_options(parser, "build")
     parser.add_argument("--out", type=Path, default=Path("build"), metavar="DIR", help="the output folder (default: build)")
     parser.add_argument("--force", action="store_true", help="rebuild every output, even those whose inputs did not change")
     parser.add_argument("--paper", choices=PAPERS, default="a4", type=str.lower, help="page size of the study guide (default: a4)")
 
 
+def _outputs(result: Validation, built: BuildResult, out: Path) -> dict[str, str]:
+    """Per exam built: how many outputs were written and how many left unchanged."""
+    cells = {}
+    for content in result.buildable:
+        folder = out / content.exam.id
+        written = sum(folder in p.parents for p in built.written)
+        unchanged = sum(folder in p.parents for p in built.unchanged)
+        cells[content.exam.id] = f"{written} written, {unchanged} unchanged"
+    return cells
+
+
 def run(args: argparse.Namespace) -> int:
-    result = validate_and_report(args)
-    if not result.ok:
-        print("build: not built: fix the errors above; earlier outputs were left as they were", file=sys.stderr)
-        return 1
-    built = build(result.exams, args.out, options={"paper": args.paper}, force=args.force)
+    """Each exam without errors is built, whatever the others hold; the exit is 1 when any exam has errors."""
+    result = validate_and_report(args, table=False)
+    built = build(result.buildable, args.out, options={"paper": args.paper}, force=args.force)
     for path in built.written:
         print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
     for path in built.unchanged:
         print(f"unchanged {os.path.relpath(path)} (inputs did not change; --force rebuilds)", file=sys.stderr)
+    print_table(result, _outputs(result, built, args.out))
+    if not result.ok:
+        failed = ", ".join(c.name for c in result.checks if not c.ok)
+        print(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were", file=sys.stderr)
+        print_summary(result)
+        return 1
     return 0

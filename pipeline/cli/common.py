@@ -3,25 +3,80 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.check.validate import Validation, validate
+from pipeline.check.diagnostics import Diagnostic, Report, Severity
+from pipeline.check.validate import ExamCheck, Validation, validate
+from pipeline.load.position import Position
 from pipeline.today import resolve_today
 
+UNCHECKED = "citation-unchecked"
 
-def add_source_options(parser: argparse.ArgumentParser) -> None:
+
+def add_exam_option(parser: argparse.ArgumentParser, verb: str) -> None:
+    parser.add_argument("--exam", action="append", metavar="ID", help=f"{verb} only this exam (repeat for several; default: every exam)")
+
+
+def add_source_options(parser: argparse.ArgumentParser, verb: str = "check") -> None:
     parser.add_argument("--sources", type=Path, default=Path("sources"), metavar="DIR", help="the sources folder (default: sources)")
+    add_exam_option(parser, verb)
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date to check review dates against (default: SOURCE_DATE_EPOCH, else the clock)")
+    parser.add_argument("--verbose", action="store_true", help="list every quote not yet checked, instead of one line per exam")
 
 
-def validate_and_report(args: argparse.Namespace) -> Validation:
-    """Run every offline check and print every problem, sorted, then a one-line summary on stderr."""
-    result = validate(args.sources, resolve_today(args.today), strict=args.strict)
-    for diagnostic in result.report.sorted():
+def _grouped(check: ExamCheck) -> list[Diagnostic]:
+    """The exam's diagnostics, its "not yet checked" warnings folded into one line that says what to run:
+    on a sample written offline they are one fact, and 31 lines of it bury the message that matters."""
+    unchecked = [d for d in check.report.items if d.code == UNCHECKED and d.severity is Severity.WARNING]
+    if len(unchecked) < 2:
+        return check.report.items
+    lock = check.folder / "citations.lock.json"
+    where = lock if lock.is_file() else (check.content.exam_file.path if check.content else unchecked[0].path)
+    message = (f"{len(unchecked)} quotes not checked against their pages yet; run `python -m pipeline audit --exam {check.name}` "
+               "where the pages can be reached (--verbose lists each)")
+    rest = [d for d in check.report.items if d not in unchecked]
+    return [*rest, Diagnostic(where, Position(1, 1), Severity.WARNING, message, UNCHECKED)]
+
+
+def print_diagnostics(result: Validation, verbose: bool) -> None:
+    shown = Report()
+    for check in result.checks:
+        shown.items.extend(check.report.items if verbose else _grouped(check))
+    for diagnostic in shown.sorted():
         print(diagnostic.format())
+
+
+def print_table(result: Validation, outputs: dict[str, str] | None = None) -> None:
+    """The closing table on stderr: per exam its errors, warnings and (for `build`) what became of its outputs."""
+    rows = [("exam", "errors", "warnings", *(("outputs",) if outputs is not None else ()))]
+    for check in result.checks:
+        cells = (check.name, str(len(check.report.errors)), str(len(check.report.warnings)))
+        rows.append((*cells, *((outputs.get(check.name, "not built"),) if outputs is not None else ())))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        cells = [cell.ljust(w) if i in (0, 3) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
+        print("  ".join(cells).rstrip(), file=sys.stderr)
+
+
+def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:
+    """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on stderr."""
+    result = validate(args.sources, resolve_today(args.today), strict=args.strict, exams=getattr(args, "exam", None))
+    print_diagnostics(result, getattr(args, "verbose", False))
+    if table:
+        print_table(result)
+    print_summary(result)
+    return result
+
+
+def print_summary(result: Validation) -> None:
     objectives = sum(len(e.objective_files) for e in result.exams)
     errors, warnings = len(result.report.errors), len(result.report.warnings)
     print(f"validate: {len(result.exams)} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s)", file=sys.stderr)
-    return result
+
+
+def relative(paths: Sequence[Path]) -> list[str]:
+    return [os.path.relpath(p) for p in paths]

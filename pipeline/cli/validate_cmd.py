@@ -8,7 +8,7 @@ from pipeline.cli.common import add_source_options, validate_and_report
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_source_options(parser)
+    add_source_options(parser, "check")
 
 
 def run(args: argparse.Namespace) -> int:
