@@ -93,3 +93,16 @@ def full_copy(tmp_path) -> Path:
     target = tmp_path / "sources"
     shutil.copytree(FULL, target)
     return target
+
+
+def add_exam(sources: Path, exam_id: str, *objectives: str, exam_file: str = "exam.yaml", audited: bool = True) -> Path:
+    """Another exam in `sources`: fixtures/exams/valid.yaml under the id `exam_id`, with these objective fixtures."""
+    folder = sources / exam_id
+    folder.mkdir(parents=True)
+    text = (FIXTURES / "exams" / "valid.yaml").read_text(encoding="utf-8").replace("id: demo", f"id: {exam_id}", 1)
+    (folder / exam_file).write_text(text, encoding="utf-8")
+    for name in objectives:
+        shutil.copy(FIXTURES / "objectives" / f"{name}.yaml", folder / f"{name}.yaml")
+    if audited:
+        write_found_lock(folder)
+    return folder
