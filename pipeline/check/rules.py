@@ -8,6 +8,7 @@ file; exam-wide checks (unique ids, sections, weights) run when exam.yaml itself
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import os
 import re
 from collections.abc import Iterable
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from pipeline.check.diagnostics import Report
 from pipeline.load.content import ExamContent, ObjectiveFile, SourceFile
-from pipeline.load.schema_errors import field_label
+from pipeline.load.schema_errors import describe, field_label
 from pipeline.load.yamlsource import PathKey
 from pipeline.text import cloze
 from schema.models import Question
@@ -28,6 +29,12 @@ MIN_OPTIONS, MAX_OPTIONS = 2, 6
 class CheckContext:
     today: dt.date
     max_review_age_days: int | None  # None when exam.yaml is invalid: the age check is skipped
+
+
+def did_you_mean(wrong: str, choices: Iterable[str]) -> str:
+    """"; did you mean 'x'?" for the closest of `choices`, or nothing when none is close."""
+    guess = difflib.get_close_matches(wrong, sorted(choices), n=1, cutoff=0.6)
+    return f"; did you mean '{guess[0]}'?" if guess else ""
 
 
 def _err(report: Report, file: SourceFile, path: PathKey, message: str, code: str, *, at_key: bool = False) -> None:
@@ -73,7 +80,7 @@ def _check_answer(file: SourceFile, path: PathKey, q: Question, report: Report) 
         "short_answer": (str, "the model answer as text"),
     }[q.type]
     if not isinstance(q.answer, expected[0]):
-        _err(report, file, where, f"a {q.type} question's answer must be {expected[1]}, got {q.answer!r}", "question-answer")
+        _err(report, file, where, f"a {q.type} question's answer must be {expected[1]}, got {describe(q.answer)}", "question-answer")
         return
     answers = [q.answer] if q.type == "single" else (q.answer if q.type == "multiple" else [])
     if q.type == "multiple" and not answers:
@@ -83,7 +90,8 @@ def _check_answer(file: SourceFile, path: PathKey, q: Question, report: Report) 
     for i, answer in enumerate(answers):
         if answer not in q.options:
             at = where + (i,) if q.type == "multiple" else where
-            _err(report, file, at, f"{answer!r} is not one of the options ({'; '.join(map(repr, q.options))})", "question-answer")
+            hint = did_you_mean(answer, q.options)
+            _err(report, file, at, f"{answer!r} is not one of the options{hint} ({'; '.join(map(repr, q.options))})", "question-answer")
 
 
 def check_objective(file: ObjectiveFile, ctx: CheckContext, report: Report) -> None:
@@ -146,7 +154,7 @@ def check_question_refs(content: ExamContent, report: Report) -> None:
         for i, question in file.indexed("questions"):
             for j, ref in enumerate(question.key_points):
                 if ref not in known:
-                    _err(report, file, ("questions", i, "key_points", j), f"no key point has the id '{ref}'", "question-ref")
+                    _err(report, file, ("questions", i, "key_points", j), f"no key point has the id '{ref}'{did_you_mean(ref, known)}", "question-ref")
 
 
 def check_exam(content: ExamContent, ctx: CheckContext, report: Report) -> None:

@@ -18,7 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pipeline.check.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
-from pipeline.load.schema_errors import field_label, model_at, report_validation_error
+from pipeline.load.schema_errors import describe, field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
 from schema.models import Exam, Objective
 
@@ -77,7 +77,7 @@ def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlD
     for key_path, position in doc.duplicate_keys:
         report.error(path, position, f"{field_label(key_path)}: key given twice; keep one", "yaml")
     if not isinstance(doc.data, dict):
-        report.error(path, Position(1, 1), f"expected a mapping of keys at the top of the file, got {type(doc.data).__name__}", "schema")
+        report.error(path, Position(1, 1), f"expected a mapping of keys at the top of the file, got {describe(doc.data)}", "schema")
         return doc, None
     try:
         return doc, model.model_validate(doc.data)

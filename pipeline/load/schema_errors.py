@@ -8,6 +8,7 @@ message names the field as an author sees it (`key_points[0].citations[1].url`) 
 from __future__ import annotations
 
 import difflib
+import re
 import typing
 from typing import Any
 
@@ -87,26 +88,63 @@ def _unknown_key_message(root: type[BaseModel], path: PathKey) -> str:
     return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})"
 
 
-def _value_message(err: dict[str, Any], label: str, description: str) -> str:
+def describe(value: Any) -> str:
+    """A value as an author wrote it in YAML, never as Python names it (dict, True, NoneType)."""
+    if isinstance(value, dict):
+        return "a mapping (key: value)"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return repr(value)
+
+
+def _number_as_text(label: str, value: Any, written: str | None) -> str:
+    """`id: 1.10` is the number 1.1 to YAML: show what was written and the quoted form that keeps it."""
+    written = written or str(value)
+    key = label.rsplit(".", 1)[-1]
+    fix = f'{key}: "{written}"' if not key.endswith("]") else f'"{written}"'
+    if written != str(value):
+        return f"{label}: expected text, but {written} reads as the number {value}; quote it to keep it as written: {fix}"
+    return f"{label}: expected text, got the number {written}; quote it: {fix}"
+
+
+def _choice_message(err: dict[str, Any], label: str) -> str:
+    """A value outside a fixed list (a question's type, a difficulty): the closest allowed one."""
+    allowed = [a.strip().strip("'") for a in re.split(r",| or ", err["ctx"]["expected"]) if a.strip()]
+    value = err.get("input")
+    guess = difflib.get_close_matches(str(value), allowed, n=1, cutoff=0.5) if isinstance(value, str) else []
+    hint = f"; did you mean '{guess[0]}'?" if guess else ""
+    return f"{label}: {describe(value)} is not allowed{hint} (expected one of: {', '.join(allowed)})"
+
+
+def _value_message(err: dict[str, Any], label: str, description: str, written: str | None = None) -> str:
     kind, value = err["type"], err.get("input")
     if kind in ("date_from_datetime_parsing", "date_parsing", "date_type", "date_from_datetime_inexact"):
         return f"{label}: '{value}' is not a real calendar date (expected YYYY-MM-DD)"
-    if kind == "string_type" and isinstance(value, (int, float, bool)) and not isinstance(value, bool):
-        return f"{label}: expected text, got the number {value!r}; put it in quotes (\"{value}\")"
+    if kind == "string_type" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _number_as_text(label, value, written)
+    if kind == "literal_error":
+        return _choice_message(err, label)
     if kind == "string_too_short":
         return f"{label}: must not be empty"
     if kind == "string_pattern_mismatch":
         return f"{label}: {value!r} is not valid; expected {description}"
     if kind == "value_error":
-        return f"{label}: {err['msg'].removeprefix('Value error, ')}, got {value!r}"
+        return f"{label}: {err['msg'].removeprefix('Value error, ')}, got {describe(value)}"
     if kind in ("model_type", "dict_type"):
-        return f"{label}: expected a mapping of keys (key: value), got {type(value).__name__}"
+        return f"{label}: expected a mapping of keys (key: value), got {describe(value)}"
     if kind == "list_type":
-        return f"{label}: expected a list, got {type(value).__name__}"
+        return f"{label}: expected a list, got {describe(value)}"
+    if kind == "string_type":
+        return f"{label}: expected text, got {describe(value)}"
     if kind == "too_short" and isinstance(value, list):
         return f"{label}: must not be empty; expected at least {err['ctx']['min_length']} item(s)"
-    shown = f", got {value!r}" if not isinstance(value, (dict, list)) else ""
-    return f"{label}: {err['msg'][0].lower()}{err['msg'][1:]}{shown}"
+    return f"{label}: {err['msg'][0].lower()}{err['msg'][1:]}, got {describe(value)}"
 
 
 def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[BaseModel], report: Report) -> None:
@@ -126,10 +164,9 @@ def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[
             full = path + (missing,)
             report.error(doc.path, doc.position(path), f"{field_label(full)}: required key missing ({_field_description(root, full)})", "schema")
         elif len(errs) > 1:
-            value = errs[0].get("input")
-            shown = f"{value!r}" if not isinstance(value, (dict, list)) else type(value).__name__
+            shown = describe(errs[0].get("input"))
             report.error(doc.path, doc.position(path), f"{field_label(path)}: unexpected value {shown}; expected {_field_description(root, path)}", "schema")
         else:
-            message = _value_message(errs[0], field_label(path), _field_description(root, path))
+            message = _value_message(errs[0], field_label(path), _field_description(root, path), doc.written.get(path))
             report.error(doc.path, doc.position(path), message, "schema")
 

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from pipeline.errors import SourceError
+from pipeline.load import yamlhints
 from pipeline.load.position import Position
 
 PathKey = tuple[str | int, ...]
@@ -33,6 +34,7 @@ class YamlDocument:
     values: dict[PathKey, Position] = field(default_factory=dict)
     keys: dict[PathKey, Position] = field(default_factory=dict)
     duplicate_keys: list[tuple[PathKey, Position]] = field(default_factory=list)
+    written: dict[PathKey, str] = field(default_factory=dict)  # non-text scalars as written (`1.10`, read as 1.1)
 
     def position(self, path: PathKey) -> Position:
         """Where the node at `path` stands; for a path that does not exist, its nearest existing parent."""
@@ -64,7 +66,10 @@ class _Builder:
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
         if node.tag == _TIMESTAMP_TAG:
             return node.value  # validated as a date by the schema, with a proper message
-        return self.scalars.construct_object(node, deep=True)
+        value = self.scalars.construct_object(node, deep=True)
+        if not isinstance(value, str) and isinstance(node, yaml.ScalarNode):
+            self.doc.written[path] = node.value
+        return value
 
     def _mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[Any, Any]:
         self.scalars.flatten_mapping(node)  # resolves YAML merge keys (<<)
@@ -107,21 +112,15 @@ def load_yaml(path: Path) -> YamlDocument:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)
-        problem = exc.problem or "not valid YAML"
-        started = exc.context_mark if exc.context_mark and exc.context_mark is not mark else None
-        if exc.context and problem.startswith("but "):  # "expected X, but found Y" reads as one sentence
-            problem, context = f"{exc.context}, {problem}", ""
-        elif exc.context and started:
-            context = f" ({exc.context} that starts at line {started.line + 1}, column {started.column + 1})"
-        else:
-            context = f" ({exc.context})" if exc.context else ""
-        raise SourceError(path, where, f"invalid YAML: {problem}{context}") from None
+        where, message = yamlhints.syntax_error(text, exc)
+        raise SourceError(path, where, message) from None
     except yaml.YAMLError as exc:
         raise SourceError(path, Position(1, 1), f"invalid YAML: {exc}") from None
     if node is None:
         raise SourceError(path, Position(1, 1), "the file is empty; expected a mapping of keys")
+    cloze = yamlhints.unquoted_cloze(text)  # parsed, but as a mapping: say so before the schema says "expected text"
+    if cloze:
+        raise SourceError(path, *cloze)
     try:
         doc.data = _Builder(doc).build(node, ())
     except yaml.constructor.ConstructorError as exc:
