@@ -228,8 +228,8 @@ GOLDEN_CARDS = [  # one card of each template and each question type, as Anki re
 ]
 
 
-def test_cards_as_anki_renders_them_golden(build, collection, tmp_path):
-    import_package(collection, build(FULL, tmp_path / "out") / "deck.apkg")
+def test_cards_as_anki_renders_them_golden(build, collection, full_copy, tmp_path):
+    import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     parts = []
     for search, title in GOLDEN_CARDS:
         (card_id,) = collection.find_cards(search)
@@ -246,3 +246,63 @@ def test_a_source_date_epoch_that_does_not_move_is_reported(build, full_copy, tm
     changes = json.loads((build(full_copy, tmp_path / "out") / "deck-changes.json").read_text())
     assert changes["package_timestamp"] == changes["previous_package_timestamp"] == SDE  # reproducible, as asked
     assert len(changes["warnings"]) == 1 and "Anki will not apply the changes" in changes["warnings"][0]
+
+
+def _learner_reimports(tmp_path: Path, first: Path, second: Path, review: bool = False):
+    """A learner imports `first`, reviews a card (when `review`), then imports `second`: the second import's log."""
+    col = Collection(str(tmp_path / "learner.anki2"))
+    try:
+        import_package(col, first)
+        if review:
+            card = col.get_card(col.find_cards("Ref:6.1-q1")[0])
+            card.start_timer()
+            col.sched.answer_card(col.sched.build_answer(card=card, states=col._backend.get_scheduling_states(card.id), rating=3))
+        before = (col.db.scalar("select count() from revlog"), col.get_card(col.find_cards("Ref:6.1-q1")[0]).ivl)
+        log = import_package(col, second)
+        after = (col.db.scalar("select count() from revlog"), col.get_card(col.find_cards("Ref:6.1-q1")[0]).ivl)
+        return log, before, after
+    finally:
+        col.close()
+
+
+def _later(path: Path, seconds: int = 100) -> None:
+    """The file looks edited `seconds` later (a checkout, a save without change): newer, same content."""
+    stamp = path.stat().st_mtime + seconds
+    os.utime(path, (stamp, stamp))
+
+
+def test_reimporting_an_unchanged_deck_updates_no_note(build, full_copy, tmp_path):
+    """A newer package with the same notes: Anki finds nothing newer to apply, note by note."""
+    first = keep(build(full_copy, tmp_path / "out"), tmp_path, "first.apkg")
+    for file in OBJECTIVES:
+        _later(copy_of(full_copy, file))
+    second = keep(build(full_copy, tmp_path / "out2"), tmp_path, "second.apkg")
+    assert json.loads((tmp_path / "out2" / EXAM / "deck-changes.json").read_text())["package_timestamp"] > \
+        json.loads((tmp_path / "out" / EXAM / "deck-changes.json").read_text())["package_timestamp"]
+    log, _, _ = _learner_reimports(tmp_path, first, second)
+    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 0, 56)
+
+
+def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history(build, full_copy, tmp_path):
+    first = keep(build(full_copy, tmp_path / "out"), tmp_path, "first.apkg")
+    file = copy_of(full_copy, OBJECTIVES[0])
+    set_value(file, ("questions", 0, "explanation"), "Edited, the one change in this build.")
+    _later(file)
+    second = keep(build(full_copy, tmp_path / "out"), tmp_path, "second.apkg")
+    log, before, after = _learner_reimports(tmp_path, first, second, review=True)
+    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 1, 55)
+    assert [note.fields[0] for note in log.updated] != []
+    assert before == after and before[0] == 1  # the review and the interval it gave survive the update
+
+
+def test_note_times_are_kept_in_a_state_file_beside_the_lock(build, full_copy, tmp_path):
+    build(full_copy, tmp_path / "out")
+    state = json.loads((full_copy / EXAM / "deck.state.json").read_text())["notes"]
+    assert len(state) == 56
+    file = copy_of(full_copy, OBJECTIVES[0])
+    set_value(file, ("questions", 0, "explanation"), "Edited.")
+    _later(file, 1000)
+    build(full_copy, tmp_path / "out")
+    after = json.loads((full_copy / EXAM / "deck.state.json").read_text())["notes"]
+    moved = sorted(guid for guid in state if state[guid] != after[guid])
+    assert len(moved) == 1 and after[moved[0]]["mod"] > state[moved[0]]["mod"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 from pathlib import Path
 
 import jsonschema
@@ -25,7 +26,8 @@ def _build(run_cli, sources: Path, out: Path) -> Path:
 
 @pytest.fixture
 def sample_bank(run_cli, tmp_path) -> Path:
-    return _build(run_cli, FULL, tmp_path / "out")
+    sources = shutil.copytree(FULL, tmp_path / "built" / "sources")  # a build writes deck.state.json beside the sources
+    return _build(run_cli, sources, tmp_path / "out")
 
 
 def _questions(path: Path) -> list[dict]:

@@ -171,8 +171,8 @@ def test_source_date_epoch_pins_the_pdf_bytes(sample, tmp_path, monkeypatch):
     assert reader.metadata["/CreationDate"].startswith("D:20261225000000")
 
 
-def test_build_paper_letter(run_cli, tmp_path):
-    result = run_cli("build", "--sources", str(FULL), "--today", TODAY, "--out", str(tmp_path), "--paper", "letter")
+def test_build_paper_letter(run_cli, full_copy, tmp_path):
+    result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path), "--paper", "letter")
     assert result.code == 0, result.err
     reader = PdfReader(tmp_path / "nca-genm" / "study-guide.pdf")
     assert {tuple(round(float(v)) for v in page.mediabox[2:]) for page in reader.pages} == {(612, 792)}

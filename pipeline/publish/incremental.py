@@ -28,8 +28,13 @@ def _files(folder: Path, pattern: str = "*") -> Iterable[Path]:
             yield path
 
 
+# Written by the build itself (per-note Anki times, pipeline/render/anki/note_state.py): what the deck
+# depends on is the sources that state follows, so counting it would rebuild every output after each change.
+NOT_INPUTS = {"deck.state.json"}
+
+
 def _hash_files(digest: hashlib._Hash, folder: Path, pattern: str = "*") -> None:
-    for path in _files(folder, pattern):
+    for path in (p for p in _files(folder, pattern) if p.name not in NOT_INPUTS):
         digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
 
 

@@ -54,11 +54,13 @@ class Snapshot:
     note_types: dict[int, NoteTypeShape]  # by id
 
 
-def write(decks: list[genanki.Deck], path: Path, timestamp: int) -> None:
+def write(decks: list[genanki.Deck], path: Path, timestamp: int, note_mods: dict[str, int] | None = None) -> None:
+    """`note_mods` gives notes (by GUID) their own modification times; others get `timestamp`."""
     # The database is built in memory and serialized: the same bytes a file would hold, without the disk.
     connection = sqlite3.connect(":memory:")
     try:
         genanki.Package(decks).write_to_db(connection.cursor(), timestamp, itertools.count(timestamp * 1000))
+        _set_note_mods(connection, note_mods or {})
         connection.commit()
         database = connection.serialize()
     finally:
@@ -66,6 +68,13 @@ def write(decks: list[genanki.Deck], path: Path, timestamp: int) -> None:
     with zipfile.ZipFile(path, "w") as package:
         package.writestr(_entry(COLLECTION, timestamp), database)
         package.writestr(_entry("media", timestamp), "{}")  # no media files
+
+
+def _set_note_mods(connection: sqlite3.Connection, note_mods: dict[str, int]) -> None:
+    """Each note's and its cards' modification time: what Anki's "update if newer" compares per note."""
+    for guid, mod in sorted(note_mods.items()):
+        connection.execute("UPDATE notes SET mod = ? WHERE guid = ?", (mod, guid))
+        connection.execute("UPDATE cards SET mod = ? WHERE nid IN (SELECT id FROM notes WHERE guid = ?)", (mod, guid))
 
 
 def _entry(name: str, timestamp: int) -> zipfile.ZipInfo:
@@ -93,8 +102,11 @@ def _read_database(database: bytes) -> Snapshot:
     finally:
         connection.close()
     notes = {guid: NoteShape(guid, mid, tuple(flds.split("\x1f")), tuple(tags.split())) for guid, mid, flds, tags, _ in rows}
-    models = [_note_type_shape(model) for model in json.loads(models_json).values()]
-    return Snapshot(max((row[4] for row in rows), default=0), notes, {m.model_id: m for m in models})
+    models_data = json.loads(models_json).values()
+    models = [_note_type_shape(model) for model in models_data]
+    # the package time: note types carry it, notes may carry older times of their own (note_state.py)
+    stamp = max([*(row[4] for row in rows), *(int(model.get("mod", 0)) for model in models_data)], default=0)
+    return Snapshot(stamp, notes, {m.model_id: m for m in models})
 
 
 def _note_type_shape(model: dict) -> NoteTypeShape:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import genanki
 
 from pipeline.load.content import ExamContent
-from pipeline.render.anki import apkg, card_fields, deck_changes, deck_notes, deck_timestamp, note_types
+from pipeline.render.anki import apkg, card_fields, deck_changes, deck_notes, deck_timestamp, note_state, note_types
 from pipeline.render.anki.deck_notes import DeckNote
 from pipeline.text import cloze, markdown
 
@@ -35,7 +35,9 @@ def render(ctx: RenderContext) -> list[Path]:
         inputs(ctx.content), previous.timestamp if previous else None, deck_changes.needs_newer_timestamp(changes)
     )
     deck_path, changes_path = ctx.out_dir / DECK_FILE, ctx.out_dir / CHANGES_FILE
-    apkg.write(genanki_decks(ctx.content, notes, models), deck_path, timestamp)
+    times = note_state.advance(note_state.load(ctx.content.folder), notes, timestamp)
+    apkg.write(genanki_decks(ctx.content, notes, models), deck_path, timestamp, {guid: t.mod for guid, t in times.items()})
+    note_state.save(ctx.content.folder, times)
     changes_path.write_text(deck_changes.to_json(changes, timestamp, previous), encoding="utf-8")
     return [deck_path, changes_path]
 
