@@ -20,7 +20,7 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 from pipeline.check.validate import validate
 from pipeline.render.anki import note_types
 from pipeline.text import cloze
-from tests.conftest import FULL, TODAY
+from tests.conftest import TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value
 
