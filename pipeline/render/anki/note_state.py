@@ -43,8 +43,10 @@ def content_digest(note: DeckNote) -> str:
     return hashlib.sha256(json.dumps(shape, ensure_ascii=False).encode()).hexdigest()[:32]
 
 
-def load(folder: Path) -> dict[str, NoteTime]:
+def load(folder: Path | None) -> dict[str, NoteTime]:
     """The state kept in `folder`; empty when there is none or it cannot be read (every note is then new)."""
+    if folder is None:
+        return {}
     try:
         notes = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))["notes"]
         return {guid: NoteTime(entry["hash"], int(entry["mod"])) for guid, entry in notes.items()}
