@@ -11,7 +11,7 @@ import difflib
 from typing import Protocol
 
 from pipeline.check.diagnostics import Report
-from pipeline.load.content import ExamContent, ObjectiveFile
+from pipeline.load.content import CrossRefTarget, ExamContent, ObjectiveFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey
 from schema.models import CrossRef
@@ -59,3 +59,16 @@ def check_cross_refs(content: ExamContent, targets: Targets, report: Report) -> 
     for file in content.objective_files:
         for path, ref in references(file):
             _check_one(file, path, ref, ref.exam or content.exam.id, targets, report)
+
+
+def resolve(content: ExamContent, targets: Targets) -> tuple[tuple[tuple[str, str], CrossRefTarget], ...]:
+    """Every `see:` of the exam with its target's exam code and title, for the renderers (none when absent)."""
+    found: dict[tuple[str, str], CrossRefTarget] = {}
+    for file in content.objective_files:
+        for _, ref in references(file):
+            exam_id = ref.exam or content.exam.id
+            target = targets.content(exam_id) if exam_id in targets else None
+            objective = next((o for o in target.objectives if o.id == ref.objective), None) if target else None
+            found[(exam_id, ref.objective)] = CrossRefTarget(exam_id, ref.objective, target.exam.code if target else None,
+                                                             objective.title if objective else None)
+    return tuple(sorted(found.items()))

@@ -11,11 +11,11 @@ import datetime as dt
 import difflib
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.check import rules as checks
-from pipeline.check.crossrefs import check_cross_refs
+from pipeline.check.crossrefs import check_cross_refs, resolve
 from pipeline.check.diagnostics import Report
 from pipeline.citations.lockcheck import check_lock
 from pipeline.errors import PipelineError
@@ -146,6 +146,7 @@ def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool 
     for check, _ in chosen:
         if check.content is not None:
             check_cross_refs(check.content, targets, check.report)
+            check.content = replace(check.content, cross_refs=resolve(check.content, targets))
         if strict:
             check.report.promote_warnings()
         report.extend(check.report)

@@ -55,6 +55,16 @@ class ExamFile(SourceFile):
     exam: Exam
 
 
+@dataclass(frozen=True)
+class CrossRefTarget:
+    """Where a `see:` points, as `validate` found it: the title is None when the exam is not in the sources."""
+
+    exam_id: str
+    objective: str
+    exam_code: str | None = None
+    title: str | None = None
+
+
 def objective_sort_key(objective_id: str) -> tuple[int, ...]:
     """"6.10" sorts after "6.9"."""
     return tuple(int(part) for part in re.findall(r"\d+", objective_id))
@@ -67,6 +77,12 @@ class ExamContent:
     folder: Path
     exam_file: ExamFile
     objective_files: tuple[ObjectiveFile, ...]
+    cross_refs: tuple[tuple[tuple[str, str], CrossRefTarget], ...] = ()  # ((exam id, objective), target), set by validate
+
+    def cross_ref(self, exam_id: str | None, objective: str) -> CrossRefTarget:
+        """The target of a `see:` (its exam defaults to this one)."""
+        exam_id = exam_id or self.exam.id
+        return dict(self.cross_refs).get((exam_id, objective), CrossRefTarget(exam_id, objective))
 
     @property
     def exam(self) -> Exam:

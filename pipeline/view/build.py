@@ -10,9 +10,9 @@ from pipeline.practice.coverage import make_coverage
 from pipeline.practice.generate import SourcedQuestion, generate
 from pipeline.today import source_date_epoch
 from pipeline.view.citations import Citations
-from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, SectionView
+from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
 from pipeline.view.questions import Origin, question_view
-from schema.models import Exam, Objective, Question, Section
+from schema.models import CrossRef, Exam, Objective, Question, Section
 
 
 def source_date(content: ExamContent) -> dt.datetime:
@@ -72,15 +72,23 @@ def _objective(file: ObjectiveFile, section: Section, content: ExamContent, cita
     age = (today - o.reviewed).days
     return ObjectiveView(
         id=o.id, title=o.title, summary_md=o.summary, section=section.number, reviewed=o.reviewed, age_days=age,
-        stale=age > exam.review_policy.max_age_days, key_points=_key_points(o, citations), terms=tuple(o.terms),
+        stale=age > exam.review_policy.max_age_days, key_points=_key_points(o, citations, content), terms=tuple(o.terms),
         examples=tuple(o.examples), labs=tuple(o.labs),
         questions=tuple(question_view(q, origin, citations) for q, origin in authored),
         generated=tuple(question_view(q, origin, citations) for q, origin in made),
+        see=_see(getattr(o, "see", None), content),
     )
 
 
-def _key_points(o: Objective, citations: Citations) -> tuple[KeyPointView, ...]:
-    return tuple(KeyPointView(p.id, p.text, citations.of_point(p.id)) for p in o.key_points)
+def _key_points(o: Objective, citations: Citations, content: ExamContent) -> tuple[KeyPointView, ...]:
+    return tuple(KeyPointView(p.id, p.text, citations.of_point(p.id), _see(p.see, content)) for p in o.key_points)
+
+
+def _see(ref: CrossRef | None, content: ExamContent) -> SeeView | None:
+    if ref is None:
+        return None
+    target = content.cross_ref(ref.exam, ref.objective)
+    return SeeView(target.exam_id, target.objective, target.exam_id == content.exam.id, target.exam_code, target.title)
 
 
 def _relative(file: ObjectiveFile, content: ExamContent) -> str:

@@ -106,10 +106,33 @@ class QuestionView:
 
 
 @dataclass(frozen=True)
+class SeeView:
+    """A cross-reference (`see:`) to an objective of this exam or another one, with the target's title."""
+
+    exam_id: str
+    objective: str
+    same_exam: bool
+    exam_code: str | None  # None (and title None) when that exam is not in the sources
+    title: str | None
+
+    @property
+    def text(self) -> str:
+        """"6.2 Hyperparameter tuning", or with the exam's code when it is another exam's objective."""
+        exam = "" if self.same_exam else f"{self.exam_code or self.exam_id} "
+        return f"{exam}{self.objective}" + (f" {self.title}" if self.title else "")
+
+    @property
+    def anchor(self) -> str | None:
+        """The objective's anchor in this exam's guide, for a reference within the exam."""
+        return f"objective-{self.objective}" if self.same_exam and self.title else None
+
+
+@dataclass(frozen=True)
 class KeyPointView:
     id: str
     text_md: str  # may hold cloze marks ({{c1::...}}): strip them (pipeline/text/cloze.py) where no card hides them
     citations: tuple[CitationView, ...]
+    see: SeeView | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +150,7 @@ class ObjectiveView:
     labs: tuple[Lab, ...]
     questions: tuple[QuestionView, ...]  # authored, in source order
     generated: tuple[QuestionView, ...]  # generated from this objective's terms and key points, by id
+    see: SeeView | None = None  # another objective to read with this one
 
     @property
     def heading(self) -> str:

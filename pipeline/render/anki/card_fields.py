@@ -12,7 +12,7 @@ from html import escape
 
 from pipeline.questions import TYPES
 from pipeline.text import cloze, markdown
-from pipeline.view.model import CitationView, QuestionView
+from pipeline.view.model import CitationView, QuestionView, SeeView
 
 # Private-use characters: Markdown leaves them alone and no source types them.
 _HOLE = "\ue000{}\ue001"
@@ -50,6 +50,11 @@ def _with_holes(text: str) -> str:
 def _mark_html(mark: cloze.ClozeMark) -> str:
     hint = f"::{inline_html(mark.hint)}" if mark.hint else ""
     return f"{{{{c{mark.number}::{inline_html(mark.answer)}{hint}}}}}"
+
+
+def see_html(see: SeeView | None) -> str:
+    """A key point's cross-reference, on the back: "See NCA-GENM 6.2 Hyperparameter tuning"."""
+    return f'<p class="see">See {escape(see.text)}</p>' if see else ""
 
 
 def context_html(*parts: str) -> str:

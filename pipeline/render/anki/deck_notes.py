@@ -82,7 +82,7 @@ def question_note(place: _Place, code: str, question: QuestionView) -> DeckNote:
 
 
 def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
-    fields = (f.cloze_html(point.text_md), f.quotes_html(point.citations), place.context, f.context_html(point.id))
+    fields = (f.cloze_html(point.text_md), f.quotes_html(point.citations) + f.see_html(point.see), place.context, f.context_html(point.id))
     return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
 
 
