@@ -156,6 +156,23 @@ def test_second_audit_of_unchanged_pages_is_answered_by_304(run_cli, sources, se
     assert server.statuses("/page") == [200, 304]
     assert [r.headers.get("If-None-Match") for r in server.requests if r.path == "/page"] == [None, '"v1"']
     assert (sources / "demo" / LOCK_NAME).read_text() == before  # same results, same day: the same bytes
+    assert "lock updated sources/demo/citations.lock.json" not in again.err
+    assert again.err.rstrip().endswith("lock unchanged sources/demo/citations.lock.json")
+
+
+def test_word_diff_is_coloured_only_on_a_terminal_that_allows_colour(monkeypatch):
+    from rich.console import Console
+
+    from pipeline.citations.summary import diff_text
+    from pipeline.citations.worddiff import word_diff
+
+    segments = word_diff("a testing technique", "a training technique")
+    plain = "a [-testing-] {+training+} technique"
+    assert diff_text(Console(force_terminal=False), segments) == plain  # a pipe, a CI log
+    assert diff_text(Console(force_terminal=True, no_color=True), segments) == plain
+    assert "[red strike]testing[/]" in diff_text(Console(force_terminal=True, no_color=False), segments)
+    monkeypatch.setenv("NO_COLOR", "1")  # https://no-color.org: rich reads it
+    assert diff_text(Console(force_terminal=True), segments) == plain
 
 
 def test_markdown_report(run_cli, sources):
@@ -211,3 +228,12 @@ def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
     process.wait()
     assert (sources / "demo" / LOCK_NAME).read_text() == before
     assert [p.name for p in (sources / "demo").iterdir() if p.name.startswith(".")] == []
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys):
+    from pipeline.citations.summary import progress
+
+    with progress(2) as tick:
+        tick("a")
+        tick("b")
+    assert capsys.readouterr() == ("", "")
