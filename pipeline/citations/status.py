@@ -16,6 +16,8 @@ class Status(StrEnum):
     BLOCKED = "blocked"
     UNREACHABLE = "unreachable"
     UNSUPPORTED = "unsupported"
+    ARCHIVED = "archived"  # gone, missing or unreachable live, but on an archived snapshot (lock: archive_url)
+    MOVED = "moved"  # found after a permanent redirect (301/308); the lock's `moved_to` says where
 
 
 CONTENT_VERDICTS = frozenset({Status.FOUND, Status.DRIFTED, Status.MISSING})
