@@ -18,6 +18,7 @@ from tests.conftest import FIXTURES, ROOT, TODAY
 from tests.pageserver import PageServer, Reply
 
 PAGE = "<html><body><p>Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack).</p></body></html>"
+PAGE_TEXT = "Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack)."
 QUOTES = {
     "found": "Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated",
     "drifted": "Sequence packing is a testing technique wherein multiple training sequences (examples) are concatenated",
@@ -77,7 +78,7 @@ def quote_line(sources, status: str) -> int:
 
 def audit(run_cli, sources, *extra):
     return run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
-                   "--cache", str(sources.parent / "cache"), *extra, cwd=sources.parent)
+                   "--cache", str(sources.parent / "cache"), "--no-archive", *extra, cwd=sources.parent)
 
 
 def test_every_status_in_report_and_lock(run_cli, sources):
@@ -89,7 +90,7 @@ def test_every_status_in_report_and_lock(run_cli, sources):
     assert (found["file"], found["line"], found["match"], found["score"]) == ("sources/demo/audit.yaml", quote_line(sources, "found"), "exact", 1.0)
     assert (drifted["match"], drifted["closest"]) == ("fuzzy", QUOTES["found"])
     assert drifted["diff"] == "Sequence packing is a [-testing-] {+training+} technique wherein multiple training sequences (examples) are concatenated"
-    assert report["summary"] == {s: 1 for s in QUOTES}
+    assert report["summary"] == {**{s: 1 for s in QUOTES}, "archived": 0, "moved": 0}
     assert report["reviews"] == [
         {"file": "sources/demo/audit.yaml", "line": 4, "reviewed": "2026-11-01", "status": "fresh", "age_days": 28},
         {"file": "sources/demo/exam.yaml", "line": 6, "reviewed": "2026-11-01", "status": "fresh", "age_days": 28},
@@ -179,6 +180,7 @@ def test_all_found_exits_0_and_lock_is_sorted(run_cli, tmp_path, server):
     assert raw["citations"][1] == {
         "checked": "2026-11-29", "final_url": server.url("/page"), "fingerprint": raw["citations"][0]["fingerprint"],
         "http_status": 200, "match": "exact", "quote": "one long sequence (pack).", "score": 1.0, "status": "found", "url": server.url("/page"),
+        "context": PAGE_TEXT, "context_date": "2026-11-29", "context_fingerprint": raw["citations"][0]["context_fingerprint"],
     }
 
 

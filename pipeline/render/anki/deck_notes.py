@@ -114,3 +114,14 @@ def decks(content: ExamContent) -> list[ObjectiveDeck]:
         for o in content.objectives
     ]
 
+
+
+def notes_by_item(content: ExamContent) -> dict[tuple[str, str], DeckNote]:
+    """The notes that come from key points and questions, keyed ("key-point", id) or ("question", id):
+    which note a learner holds for an item, e.g. for the audit's blast radius."""
+    code, key_points, found = content.exam.code, content.key_points(), {}
+    for objective in content.objectives:
+        place = _place(content, objective)
+        found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text)}
+        found |= {("question", q.id): question_note(place, code, q, key_points) for q in objective.questions}
+    return found

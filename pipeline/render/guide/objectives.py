@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pipeline.load.content import ExamContent
 from pipeline.render.guide.citations import QuoteView, References
+from pipeline.render.pages import objective_anchor
 from pipeline.text import cloze
 from schema.models import Example, KeyPoint, Lab, Objective, Question, Section, Term
 
@@ -70,7 +71,7 @@ class ObjectiveView:
 
     @property
     def anchor(self) -> str:
-        return f"objective-{self.id}"
+        return objective_anchor(self.id)
 
 
 @dataclass(frozen=True)
