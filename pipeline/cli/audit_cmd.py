@@ -34,11 +34,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", type=Path, action="append", metavar="FILE", help="also write the results as JSON (Markdown when FILE ends in .md); may be given twice")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date of the audit (default: SOURCE_DATE_EPOCH, else the clock)")
     archive = parser.add_mutually_exclusive_group()
-    archive.add_argument("--archive-url", default=PUBLIC_ARCHIVE, metavar="URL", help=f"the Wayback Machine to ask for snapshots of gone pages (default: {PUBLIC_ARCHIVE})")
+    archive.add_argument("--archive-url", type=_http_url, default=PUBLIC_ARCHIVE, metavar="URL", help=f"the Wayback Machine to ask for snapshots of gone pages (default: {PUBLIC_ARCHIVE})")
     archive.add_argument("--no-archive", action="store_true", help="do not look for archived snapshots")
     parser.add_argument("--new-only", action="store_true", help="exit 1 only for problems the committed lock did not already record (the report still lists all)")
     parser.add_argument("--fix-moves", action="store_true", help="rewrite the address of each moved page (permanent redirect) in the sources, comments and layout kept")
     add_fetch_options(parser)
+
+
+def _http_url(text: str) -> str:
+    if not text.startswith(("http://", "https://")):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected an http(s) address, e.g. {PUBLIC_ARCHIVE}")
+    return text
 
 
 def _exams(args: argparse.Namespace, loaded: list[ExamContent]) -> list[ExamContent]:
@@ -52,8 +58,6 @@ def _exams(args: argparse.Namespace, loaded: list[ExamContent]) -> list[ExamCont
 
 
 def _healing(args: argparse.Namespace, fetcher: Fetcher) -> Healing:
-    if not args.archive_url.startswith(("http://", "https://")):
-        raise PipelineError(f"error: --archive-url {args.archive_url!r}: expected an http(s) address, e.g. {PUBLIC_ARCHIVE}")
     archive = None if args.no_archive else Archive(fetcher, args.archive_url)
     return Healing(RedirectLog().watch(fetcher.client.session), archive)
 

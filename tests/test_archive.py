@@ -1,0 +1,172 @@
+"""The archive fallback against a local fake Wayback Machine: each outcome, and what the lock and the
+report keep of it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+
+import pytest
+
+from pipeline.citations.archive import NoSnapshot, Snapshot, parse_availability
+from pipeline.citations.lock import CitationLock
+from tests.conftest import FIXTURES, TODAY
+from tests.fakearchive import FakeArchive
+from tests.pageserver import PageServer, Reply
+
+QUOTE = "Sequence packing concatenates multiple training sequences into one long sequence"
+WITH_QUOTE = f"<html><body><p>Intro.</p><p>{QUOTE}.</p></body></html>"
+WITHOUT_QUOTE = "<html><body><p>This page was rewritten and says something else entirely.</p></body></html>"
+OBJECTIVE = """id: "1.1"
+title: Archived
+summary: Quotes on gone pages.
+reviewed: 2026-11-01
+key_points:
+{points}"""
+POINT = """  - id: 1.1-p{n}
+    text: A point.
+    citations:
+      - url: {url}
+        title: A page
+        quote: "{quote}"
+"""
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def pages():
+    with PageServer() as server:
+        yield server
+
+
+@pytest.fixture
+def archive():
+    with FakeArchive() as server:
+        yield server
+
+
+def make_sources(tmp_path, urls: list[str], quote: str = QUOTE):
+    folder = tmp_path / "sources" / "demo"
+    folder.mkdir(parents=True)
+    shutil.copy(FIXTURES / "exams" / "valid.yaml", folder / "exam.yaml")
+    points = "".join(POINT.format(n=n, url=url, quote=quote) for n, url in enumerate(urls))
+    (folder / "archived.yaml").write_text(OBJECTIVE.format(points=points), encoding="utf-8")
+    return tmp_path / "sources"
+
+
+def audit(run_cli, sources, *extra):
+    return run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
+                   "--cache", str(sources.parent / "cache"), "--report", "report.json", "--report", "report.md", *extra, cwd=sources.parent)
+
+
+def report(sources) -> dict:
+    return json.loads((sources.parent / "report.json").read_text())
+
+
+def test_a_gone_page_whose_snapshot_holds_the_quote_is_archived(run_cli, tmp_path, pages, archive):
+    gone = pages.add("/gone", Reply(404, "gone"))
+    viewer = archive.snapshot(gone, "20261030120000", WITH_QUOTE)
+    archive.snapshot(gone, "20250101000000", WITHOUT_QUOTE)  # further from the review date: not asked for
+    sources = make_sources(tmp_path, [gone])
+    result = audit(run_cli, sources, "--archive-url", archive.base)
+    assert result.code == 1  # archived still needs an author: cite a live page or the snapshot
+    [citation] = report(sources)["citations"]
+    assert (citation["status"], citation["archive_url"], citation["archive_timestamp"]) == ("archived", viewer, "20261030120000")
+    assert citation["detail"] == "the page is gone (HTTP 404)"
+    entry = CitationLock.load(sources / "demo").entry(gone, QUOTE)
+    assert (entry.status, entry.archive_url, entry.archive_timestamp, entry.http_status) == ("archived", viewer, "20261030120000", 404)
+    assert archive.api_queries() == [{"url": [gone], "timestamp": ["20261101"]}]  # the objective's review date
+    assert archive.hits("/web/20261030120000id_/" + gone) == 1  # the original bytes, not the viewer page
+    assert "    archived copy of 2026-10-30: " + viewer in result.lines
+    assert f"archived copy of 2026-10-30: {viewer}" in (sources.parent / "report.md").read_text()
+
+
+def test_a_snapshot_without_the_quote_leaves_the_first_status(run_cli, tmp_path, pages, archive):
+    gone = pages.add("/gone", Reply(404, "gone"))
+    archive.snapshot(gone, "20261030120000", WITHOUT_QUOTE)
+    sources = make_sources(tmp_path, [gone])
+    audit(run_cli, sources, "--archive-url", archive.base)
+    [citation] = report(sources)["citations"]
+    assert (citation["status"], citation["archive_url"]) == ("dead", None)
+    assert citation["archive_detail"] == "the archived copy of 20261030120000 does not hold the quote either"
+    assert CitationLock.load(sources / "demo").entry(gone, QUOTE).status == "dead"
+
+
+def test_no_snapshot(run_cli, tmp_path, pages, archive):
+    gone = pages.add("/gone", Reply(410, "gone"))
+    sources = make_sources(tmp_path, [gone])
+    audit(run_cli, sources, "--archive-url", archive.base)
+    [citation] = report(sources)["citations"]
+    assert (citation["status"], citation["archive_detail"]) == ("dead", "the archive has no snapshot of the page")
+    assert len(archive.api_queries()) == 1 and len(archive.requests) == 1
+
+
+def test_a_snapshot_of_an_error_page_is_no_snapshot():
+    answer = {"archived_snapshots": {"closest": {"available": True, "url": "http://a/web/20200101000000/http://x/", "timestamp": "20200101000000", "status": "404"}}}
+    with pytest.raises(NoSnapshot, match="HTTP 404 answer"):
+        parse_availability(json.dumps(answer).encode())
+    with pytest.raises(NoSnapshot, match="not the availability API"):
+        parse_availability(b"<html>")
+
+
+def test_the_original_bytes_form_of_a_snapshot_address():
+    assert Snapshot("https://web.archive.org/web/20240101000000/https://x.org/a", "20240101000000").original == "https://web.archive.org/web/20240101000000id_/https://x.org/a"
+
+
+def test_archive_down(run_cli, tmp_path, pages):
+    gone = pages.add("/gone", Reply(404, "gone"))
+    sources = make_sources(tmp_path, [gone])
+    audit(run_cli, sources, "--archive-url", f"http://127.0.0.1:{closed_port()}")
+    [citation] = report(sources)["citations"]
+    assert citation["status"] == "dead"
+    assert citation["archive_detail"] == "the archive did not answer: the connection was refused"
+
+
+def test_archive_slow(run_cli, tmp_path, pages):
+    with FakeArchive(api_delay=3) as slow:
+        gone = pages.add("/gone", Reply(404, "gone"))
+        slow.snapshot(gone, "20261030120000", WITH_QUOTE)
+        sources = make_sources(tmp_path, [gone])
+        run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "0.5",
+                "--cache", "cache", "--report", "report.json", "--archive-url", slow.base, cwd=sources.parent)
+        [citation] = report(sources)["citations"]
+        assert citation["status"] == "dead"
+        assert citation["archive_detail"] == "the archive did not answer: the server did not answer within 0.5 s"
+        assert len(slow.api_queries()) == 1  # asked once (no retries), and no snapshot fetched
+        assert len(slow.requests) == 1
+
+
+def test_missing_and_unreachable_quotes_are_looked_up_too(run_cli, tmp_path, pages, archive):
+    rewritten = pages.add("/rewritten", Reply(body=WITHOUT_QUOTE))
+    down = f"http://127.0.0.1:{closed_port()}/down"
+    for url in (rewritten, down):
+        archive.snapshot(url, "20261101000000", WITH_QUOTE)
+    sources = make_sources(tmp_path, [rewritten, down])
+    audit(run_cli, sources, "--archive-url", archive.base)
+    assert [(c["url"], c["status"]) for c in report(sources)["citations"]] == [(rewritten, "archived"), (down, "archived")]
+
+
+def test_found_quotes_never_ask_the_archive_and_no_archive_asks_nothing(run_cli, tmp_path, pages, archive):
+    live = pages.add("/live", Reply(body=WITH_QUOTE))
+    gone = pages.add("/gone", Reply(404, "gone"))
+    archive.snapshot(gone, "20261030120000", WITH_QUOTE)
+    sources = make_sources(tmp_path, [live, gone])
+    audit(run_cli, sources, "--no-archive")
+    assert archive.requests == []
+    assert [c["status"] for c in report(sources)["citations"]] == ["found", "dead"]
+    audit(run_cli, sources, "--archive-url", archive.base)
+    assert [q["url"] for q in archive.api_queries()] == [[gone]]
+
+
+def test_archive_url_must_be_http(run_cli, tmp_path, pages, capsys):
+    sources = make_sources(tmp_path, [pages.add("/live", Reply(body=WITH_QUOTE))])
+    with pytest.raises(SystemExit) as exit_:
+        audit(run_cli, sources, "--archive-url", "file:///etc")
+    assert exit_.value.code == 2
+    assert "--archive-url: 'file:///etc': expected an http(s) address" in capsys.readouterr().err
