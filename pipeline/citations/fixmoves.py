@@ -29,19 +29,22 @@ class Move:
     new_url: str
 
 
-def fix_moves(moves: list[Move]) -> list[Path]:
-    """Rewrite every moved address in its source file; return the files written."""
+def fix_moves(moves: list[Move]) -> list[tuple[Move, int]]:
+    """Rewrite every moved address in its source file; return each move with the line of its URL."""
     by_file: dict[Path, list[Move]] = defaultdict(list)
     for move in moves:
         by_file[move.ref.place.path].append(move)
+    done = []
     for path, file_moves in by_file.items():
-        text = path.read_text(encoding="utf-8")
-        write_atomic(path, rewrite(text, file_moves, path).encode("utf-8"))
-    return sorted(by_file)
+        text, lines = rewrite(path.read_text(encoding="utf-8"), file_moves, path)
+        write_atomic(path, text.encode("utf-8"))
+        done += zip(file_moves, lines, strict=True)
+    return done
 
 
-def rewrite(text: str, moves: list[Move], path: Path) -> str:
-    """`text` with each move's URL replaced: round-trip first, the URL's line alone if that changes more."""
+def rewrite(text: str, moves: list[Move], path: Path) -> tuple[str, list[int]]:
+    """`text` with each move's URL replaced (round-trip first, the URL's line alone if that changes more),
+    and the 1-based line of each URL."""
     yaml, data = _load(text, path)
     located = []
     for move in moves:
@@ -51,9 +54,10 @@ def rewrite(text: str, moves: list[Move], path: Path) -> str:
         citation["url"] = move.new_url
     out = io.StringIO()
     yaml.dump(data, out)
+    lines = [line + 1 for (line, _), _, _ in located]
     if _only_urls_changed(text, out.getvalue(), moves):
-        return out.getvalue()
-    return _on_the_line(text, located)
+        return out.getvalue(), lines
+    return _on_the_line(text, located), lines
 
 
 def _load(text: str, path: Path) -> tuple[YAML, object]:

@@ -65,9 +65,8 @@ def _healing(args: argparse.Namespace, fetcher: Fetcher) -> Healing:
 def _fixed(result: AuditResult) -> AuditResult:
     """Each moved citation rewritten in its source (printed), and counted as found at its new address."""
     moved = [(ref, r) for ref, r in result.citations if r.status is Status.MOVED and r.moved_to]
-    fix_moves([Move(ref, r.moved_to) for ref, r in moved])
-    for ref, r in moved:
-        print(f"{ref.place.file}:{ref.place.position.line}: fixed: {ref.url} -> {r.moved_to}", file=sys.stderr)
+    for move, line in fix_moves([Move(ref, r.moved_to) for ref, r in moved]):
+        print(f"{move.ref.place.file}:{line}: fixed: {move.ref.url} -> {move.new_url}", file=sys.stderr)
     fixes = {id(ref): (replace(ref, url=r.moved_to), replace(r, url=r.moved_to, status=Status.FOUND, moved_to=None)) for ref, r in moved}
     return replace(result, citations=[fixes.get(id(ref), (ref, r)) for ref, r in result.citations])
 
