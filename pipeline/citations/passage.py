@@ -36,8 +36,10 @@ def context_of(quote: str, page: NormalizedPage) -> str | None:
 
 
 def fingerprint(passage: str) -> str:
-    """Of the passage's normalized words: typography, markup and whitespace changes do not count."""
-    return "sha256:" + hashlib.sha256(" ".join(tokens(passage)).encode("utf-8")).hexdigest()[:16]
+    """Of the passage's normalized words: typography, punctuation, markup and whitespace do not count
+    (as in the word diff shown for a change, so a change always shows a changed word)."""
+    words = [token for token in tokens(passage) if token[0].isalnum() or token[0] == "_"]
+    return "sha256:" + hashlib.sha256(" ".join(words).encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
