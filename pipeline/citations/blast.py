@@ -40,8 +40,8 @@ class Blast:
     site: tuple[str, ...]  # site/objective-<id>.html pages
 
     def counts(self) -> dict[str, int]:
-        return {"key points": len(self.key_points), "questions": len(self.questions), "generated": len(self.generated),
-                "notes": len(self.notes), "guide": len(self.guide), "site": len(self.site)}
+        return {"key points": len(self.key_points), "questions": len(self.questions), "generated questions": len(self.generated),
+                "deck notes": len(self.notes), "guide places": len(self.guide), "site pages": len(self.site)}
 
 
 @dataclass(frozen=True)

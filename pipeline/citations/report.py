@@ -5,6 +5,7 @@ with the blast radius (`blast`): what depends on each citation that is not found
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -123,15 +124,21 @@ def _md_blast(blasts: list[Blast]) -> list[str]:
     return lines
 
 
+def code(text: str) -> str:
+    """A Markdown code span that holds any text, backticks included (Anki GUIDs may have them)."""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
+
+
 def _md_blast_item(blast: Blast) -> list[str]:
     def listed(items) -> str:
-        return ", ".join(f"`{item}`" for item in items) or "none"
+        return ", ".join(code(item) for item in items) or "none"
 
     return [
         f"- `{blast.where}` **{blast.status}** <{blast.url}>",
         f"  - key points: {listed(blast.key_points)}",
         f"  - questions: {listed(blast.questions)}; generated: {listed(blast.generated)}",
-        f"  - deck notes: {', '.join(f'`{guid}` ({_md(deck)})' for guid, deck in blast.notes) or 'none'}",
+        f"  - deck notes: {', '.join(f'{code(guid)} ({_md(deck)})' for guid, deck in blast.notes) or 'none'}",
         f"  - guide: {listed(blast.guide)}; site: {listed(blast.site)}",
     ]
 
