@@ -18,8 +18,8 @@ from pipeline.citations.archive import Archive, heal
 from pipeline.citations.check import PageFetcher, Pair, check_all
 from pipeline.citations.lock import CitationLock
 from pipeline.citations.moves import RedirectLog, with_moves
-from pipeline.citations.passage import CHANGED_SINCE_REVIEW, Kept, compare
-from pipeline.citations.status import Status
+from pipeline.citations.passage import Kept, compare
+from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.load.content import ExamContent, SourceFile
 from pipeline.load.yamlsource import PathKey, Position

@@ -22,7 +22,6 @@ from pipeline.citations.normalize import NormalizedPage, tokens
 from pipeline.citations.worddiff import plain, word_diff
 
 CONTEXT_WORDS = 30  # normalized tokens either side of the quote: about a sentence or two
-CHANGED_SINCE_REVIEW = "changed-since-review"
 
 
 def context_of(quote: str, page: NormalizedPage) -> str | None:
