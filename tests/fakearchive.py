@@ -10,6 +10,7 @@ simply a closed port (see the tests).
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
@@ -27,6 +28,7 @@ class FakeArchive(PageServer):
         super().__init__()
         self.api_delay = api_delay
         self.snapshots: dict[str, list[Snap]] = {}
+        self.in_flight = self.most_in_flight = 0  # API requests being answered at once, and the most seen
 
     @property
     def base(self) -> str:
@@ -44,8 +46,15 @@ class FakeArchive(PageServer):
         with self.lock:
             self.requests.append(request)
         query = parse_qs(urlsplit(path).query)
-        return Reply(body=json.dumps(self._available(query["url"][0], query.get("timestamp", [""])[0])),
-                     content_type="application/json", delay=self.api_delay)
+        self._count(+1)
+        time.sleep(self.api_delay)  # here rather than in the reply, so that overlapping requests are counted
+        self._count(-1)
+        return Reply(body=json.dumps(self._available(query["url"][0], query.get("timestamp", [""])[0])), content_type="application/json")
+
+    def _count(self, step: int) -> None:
+        with self.lock:
+            self.in_flight += step
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
 
     def _available(self, original: str, timestamp: str) -> dict:
         snaps = self.snapshots.get(original, [])

@@ -173,3 +173,14 @@ def test_archive_url_must_be_http(run_cli, tmp_path, pages, capsys):
         audit(run_cli, sources, "--archive-url", "file:///etc")
     assert exit_.value.code == 2
     assert "--archive-url: 'file:///etc': expected an http(s) address" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("per_host", [1, 2])
+def test_the_archive_gets_the_same_politeness_as_any_host(run_cli, tmp_path, pages, per_host):
+    with FakeArchive(api_delay=0.2) as slowish:
+        gone = [pages.add(f"/gone{n}", Reply(404, "gone")) for n in range(4)]
+        sources = make_sources(tmp_path, gone)
+        run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "5",
+                "--per-host", str(per_host), "--cache", "cache", "--archive-url", slowish.base, cwd=sources.parent)
+        assert len(slowish.api_queries()) == 4
+        assert 1 <= slowish.most_in_flight <= per_host  # never more at once than --per-host allows (4 threads ask)

@@ -204,7 +204,7 @@ def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
     server.add("/page", Reply(body=PAGE, delay=30))  # the next audit hangs on this page
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "pipeline", "audit", "--sources", "sources", "--today", "2026-12-01",
-                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache"],
+                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache", "--no-archive"],
                                cwd=sources.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while server.hits("/page") < 2 and time.monotonic() < deadline:

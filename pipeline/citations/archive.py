@@ -111,14 +111,15 @@ def healed(result: CitationResult, verdict: CitationResult, snapshot: Snapshot) 
                    match=verdict.match, score=verdict.score, closest=verdict.closest, context=verdict.context)
 
 
-def heal(results: dict[Pair, CitationResult], days: dict[Pair, dt.date], archive: Archive, lanes: int) -> dict[Pair, CitationResult]:
+def heal(results: dict[Pair, CitationResult], days: dict[Pair, dt.date], archive: Archive) -> dict[Pair, CitationResult]:
     """`results` with every dead, missing or unreachable quote re-checked on the archive: one availability
-    question and one snapshot per (page, day), `lanes` of them at once (the host gate spaces them)."""
+    question and one snapshot per (page, day), in the fetcher's threads; its host gate keeps the archive's
+    share to `per_host` requests at once, `interval` apart, as for any host."""
     asks: dict[tuple[str, dt.date], list[CitationResult]] = defaultdict(list)
     for pair, result in results.items():
         if result.status in FALLBACK:
             asks[(pair[0], days[pair])].append(result)
-    with ThreadPoolExecutor(max_workers=max(1, lanes)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, min(archive.fetcher.settings.workers, len(asks)))) as pool:
         done = pool.map(lambda ask: archive.recheck(ask[0][0], ask[0][1], ask[1]), sorted(asks.items()))
         healed_results = [r for batch in done for r in batch]
     return {**results, **{(r.url, r.quote): r for r in healed_results}}

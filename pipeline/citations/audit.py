@@ -130,7 +130,7 @@ def audit(exams: list[ExamContent], fetcher: PageFetcher, today: dt.date, worker
     if healing.redirects:
         results = {pair: with_moves(r, healing.redirects) for pair, r in results.items()}
     if healing.archive:
-        results = heal(results, archive_days(refs, today), healing.archive, per_host)
+        results = heal(results, archive_days(refs, today), healing.archive)
     locks = {id(exam): CitationLock.load(exam.folder) for exam in exams}
     citations = [(ref, since_review(results[(ref.url, ref.quote)], ref, locks[id(ref.exam)], today)) for ref in refs]
     return AuditResult(citations, reviews(exams, today))
