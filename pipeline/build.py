@@ -8,7 +8,6 @@ build is skipped and its files are left alone (see pipeline/publish/incremental.
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import shutil
 import tempfile
@@ -20,18 +19,9 @@ from pipeline import render as registry
 from pipeline.citations.lock import CitationLock
 from pipeline.load.content import ExamContent
 from pipeline.publish.incremental import BuildState, code_and_template_digest, input_digest
-from pipeline.today import source_date_epoch
+from pipeline.view import build_view
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
-
-
-def source_date(content: ExamContent) -> dt.datetime:
-    """SOURCE_DATE_EPOCH when set, else the latest review date in the sources (midnight UTC): never the clock."""
-    epoch = source_date_epoch()
-    if epoch:
-        return epoch
-    latest = max([content.exam.reviewed, *(o.reviewed for o in content.objectives)])
-    return dt.datetime.combine(latest, dt.time(), tzinfo=dt.UTC)
 
 
 @dataclass
@@ -49,8 +39,8 @@ class _Staged:
 def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mapping[str, str], force: bool,
                  staged: _Staged, result: BuildResult) -> None:
     final_dir = out / content.exam.id
-    ctx = registry.RenderContext(content, staging, source_date(content), CitationLock.load(content.folder),
-                                 final_dir if final_dir.is_dir() else None, **options)
+    view = build_view(content, CitationLock.load(content.folder))
+    ctx = registry.RenderContext(view, staging, final_dir if final_dir.is_dir() else None, **options)
     state, shared = BuildState.load(out, content.exam.id), code_and_template_digest()
     for name, entry in RENDERERS.items():
         digest = input_digest(content.folder, name, dict(options), shared)

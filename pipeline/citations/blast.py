@@ -1,8 +1,8 @@
 """The blast radius of a citation that is not `found`: everything a learner sees that leans on its quote.
 
 For each such citation, grouped by the objective that cites it: the key points citing it; the questions
-backed by those key points, authored and generated (from the practice bank, whose generated questions
-inherit their key points' citations); the Anki notes carrying them (GUID and deck); the study guide's
+backed by those key points, authored and generated (from the exam view, `pipeline.view`, where generated
+questions inherit their key points' citations); the Anki notes carrying them (GUID and deck); the study guide's
 places (the objective's anchor and title: an anchor survives a reflow, a page number does not); and the
 site's pages (`pipeline.render.pages.site_page`). The author sees at once what to re-check.
 """
@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pipeline.citations.audit import AuditResult, CitationRef
 from pipeline.citations.lock import CitationLock
 from pipeline.load.content import ExamContent
-from pipeline.practice.bank import make_bank
 from pipeline.render.anki.deck_notes import notes_by_item
 from pipeline.render.pages import GUIDE, objective_anchor, site_page
-from schema.bank import BankQuestion
+from pipeline.view import QuestionView, build_view
 
 
 @dataclass(frozen=True)
@@ -48,18 +47,18 @@ class Blast:
 class _ExamIndex:
     content: ExamContent
     titles: dict[str, str]  # objective id -> title
-    questions: dict[str, list[BankQuestion]]  # key point id -> bank questions it backs
+    questions: dict[str, list[QuestionView]]  # key point id -> the questions it backs
     notes: dict[tuple[str, str], tuple[str, str]]  # ("key-point"|"question", id) -> (guid, deck)
 
     @classmethod
     def of(cls, content: ExamContent) -> _ExamIndex:
-        bank = make_bank(content, CitationLock.load(content.folder))
-        by_point: dict[str, list[BankQuestion]] = defaultdict(list)
-        for question in bank.questions:
+        view = build_view(content, CitationLock.load(content.folder))  # the lock only adds statuses: same items
+        by_point: dict[str, list[QuestionView]] = defaultdict(list)
+        for question in view.questions:
             for point in dict.fromkeys(question.key_points):
                 by_point[point].append(question)
-        notes = {key: (note.guid, note.deck) for key, note in notes_by_item(content).items()}
-        return cls(content, {o.id: o.title for o in content.objectives}, by_point, notes)
+        notes = {key: (note.guid, note.deck) for key, note in notes_by_item(view).items()}
+        return cls(content, {o.id: o.title for o in view.objectives}, by_point, notes)
 
 
 def blast_radius(result: AuditResult) -> list[Blast]:

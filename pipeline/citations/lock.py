@@ -17,9 +17,10 @@ from pathlib import Path
 
 from pipeline.errors import PipelineError
 from pipeline.publish.atomic import write_atomic
+from schema.citation_status import Status
 
 LOCK_NAME = "citations.lock.json"
-UNCHECKED = "unchecked"
+UNCHECKED = Status.UNCHECKED
 FORMAT = 1
 ABOUT = "Written by `python -m pipeline audit` (make audit): one entry per cited (url, quote). Commit it; do not edit it by hand."
 
@@ -36,7 +37,7 @@ class LockError(PipelineError):
 class LockEntry:
     url: str
     quote: str
-    status: str  # a `Status` value: found | drifted | missing | dead | ... | archived | moved | unchecked
+    status: Status
     checked: dt.date | None = None
     match: str | None = None
     score: float | None = None
@@ -73,7 +74,7 @@ class LockEntry:
     def from_json(cls, item: dict) -> LockEntry:
         fields = {k: item.get(k) for k in cls.__dataclass_fields__}
         dates = {k: dt.date.fromisoformat(item[k]) if item.get(k) else None for k in DATES}
-        return cls(**{**fields, **dates, "warnings": tuple(item.get("warnings") or ())})
+        return cls(**{**fields, **dates, "status": Status(item["status"]), "warnings": tuple(item.get("warnings") or ())})
 
 
 DATES = ("checked", "context_date")

@@ -25,7 +25,7 @@ def entry_for(result: CitationResult, today: dt.date, before: LockEntry) -> Lock
     kept = result.kept
     context = (kept.context, kept.fingerprint, kept.date) if kept else (before.context, before.context_fingerprint, before.context_date)
     return LockEntry(
-        result.url, result.quote, result.status.value, today, result.match, result.score if result.match else None,
+        result.url, result.quote, result.status, today, result.match, result.score if result.match else None,
         result.final_url, result.http_status, result.fingerprint, None if found else result.closest, result.detail or None,
         result.archive_url, result.archive_timestamp, result.moved_to, *context, result.warnings,
     )
