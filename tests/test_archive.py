@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import shutil
 import socket
+import sqlite3
+import zipfile
 
 import pytest
+from pypdf import PdfReader
 
 from pipeline.citations.archive import NoSnapshot, Snapshot, parse_availability
 from pipeline.citations.lock import CitationLock
@@ -51,12 +54,12 @@ def archive():
         yield server
 
 
-def make_sources(tmp_path, urls: list[str], quote: str = QUOTE):
+def make_sources(tmp_path, urls: list[str], quote: str = QUOTE, extra: str = ""):
     folder = tmp_path / "sources" / "demo"
     folder.mkdir(parents=True)
     shutil.copy(FIXTURES / "exams" / "valid.yaml", folder / "exam.yaml")
     points = "".join(POINT.format(n=n, url=url, quote=quote) for n, url in enumerate(urls))
-    (folder / "archived.yaml").write_text(OBJECTIVE.format(points=points), encoding="utf-8")
+    (folder / "archived.yaml").write_text(OBJECTIVE.format(points=points) + extra, encoding="utf-8")
     return tmp_path / "sources"
 
 
@@ -184,3 +187,33 @@ def test_the_archive_gets_the_same_politeness_as_any_host(run_cli, tmp_path, pag
                 "--per-host", str(per_host), "--cache", "cache", "--archive-url", slowish.base, cwd=sources.parent)
         assert len(slowish.api_queries()) == 4
         assert 1 <= slowish.most_in_flight <= per_host  # never more at once than --per-host allows (4 threads ask)
+
+
+QUESTION = """questions:
+  - id: 1.1-q1
+    type: true_false
+    stem: Sequence packing concatenates sequences.
+    answer: true
+    explanation: The archived page says so.
+    key_points: [1.1-p0]
+"""
+
+
+def test_guide_and_deck_show_the_archived_copy_and_link_to_it(run_cli, tmp_path, pages, archive):
+    gone = pages.add("/gone", Reply(404, "gone"))
+    viewer = archive.snapshot(gone, "20261030120000", WITH_QUOTE)
+    sources = make_sources(tmp_path, [gone], extra=QUESTION)
+    audit(run_cli, sources, "--archive-url", archive.base)
+    built = run_cli("build", "--sources", "sources", "--out", "build", "--today", TODAY, cwd=sources.parent)
+    assert built.code == 0, built.out + built.err
+    out = sources.parent / "build" / "demo"
+    reader = PdfReader(out / "study-guide.pdf")
+    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)  # lines joined: a phrase may wrap
+    assert text.count("archived copy of 2026-10-30") == 2  # the key point's call-out and the answer key
+    linked = {n for n, page in enumerate(reader.pages) for a in page.get("/Annots", []) if a.get_object().get("/A", {}).get("/URI") == viewer}
+    assert len(linked) == 2  # the call-out's page and the answer key's (a wrapped link is two rectangles on one page)
+    with zipfile.ZipFile(out / "deck.apkg") as package:
+        (tmp_path / "collection.anki2").write_bytes(package.read("collection.anki2"))
+    with sqlite3.connect(tmp_path / "collection.anki2") as db:
+        [fields] = [f for (f,) in db.execute("select flds from notes") if "1.1-q1" in f]
+    assert f'<a class="check check-archived" href="{viewer}">archived copy of 2026-10-30</a>' in fields
