@@ -12,7 +12,7 @@ import zipfile
 import pytest
 from pypdf import PdfReader
 
-from pipeline.citations.archive import NoSnapshot, Snapshot, parse_availability
+from pipeline.citations.archive import NoSnapshot, parse_cdx
 from pipeline.citations.lock import CitationLock
 from tests.conftest import FIXTURES, TODAY
 from tests.fakearchive import FakeArchive
@@ -74,8 +74,10 @@ def report(sources) -> dict:
 
 def test_a_gone_page_whose_snapshot_holds_the_quote_is_archived(run_cli, tmp_path, pages, archive):
     gone = pages.add("/gone", Reply(404, "gone"))
-    viewer = archive.snapshot(gone, "20261030120000", WITH_QUOTE)
-    archive.snapshot(gone, "20250101000000", WITHOUT_QUOTE)  # further from the review date: not asked for
+    archive.snapshot(gone, "20250101000000", WITHOUT_QUOTE)  # older: the page had not said it yet
+    viewer = archive.snapshot(gone, "20261030120000", WITH_QUOTE)  # the last before the review (2026-11-01)
+    archive.snapshot(gone, "20261102000000", WITHOUT_QUOTE)  # after the review: closer in time, but not asked for
+    archive.snapshot(gone, "20261031000000", WITH_QUOTE, status="404")  # a capture of an error page
     sources = make_sources(tmp_path, [gone])
     result = audit(run_cli, sources, "--archive-url", archive.base)
     assert result.code == 1  # archived still needs an author: cite a live page or the snapshot
@@ -84,7 +86,7 @@ def test_a_gone_page_whose_snapshot_holds_the_quote_is_archived(run_cli, tmp_pat
     assert citation["detail"] == "the page is gone (HTTP 404)"
     entry = CitationLock.load(sources / "demo").entry(gone, QUOTE)
     assert (entry.status, entry.archive_url, entry.archive_timestamp, entry.http_status) == ("archived", viewer, "20261030120000", 404)
-    assert archive.api_queries() == [{"url": [gone], "timestamp": ["20261101"]}]  # the objective's review date
+    assert archive.cdx_queries() == [{"url": gone, "to": "20261101", "limit": "-1", "filter": "statuscode:200", "fl": "timestamp,original"}]
     assert archive.hits("/web/20261030120000id_/" + gone) == 1  # the original bytes, not the viewer page
     assert "    archived copy of 2026-10-30: " + viewer in result.lines
     assert f"archived copy of 2026-10-30: {viewer}" in (sources.parent / "report.md").read_text()
@@ -106,23 +108,34 @@ def test_a_snapshot_without_the_quote_leaves_the_first_status(run_cli, tmp_path,
 
 def test_no_snapshot(run_cli, tmp_path, pages, archive):
     gone = pages.add("/gone", Reply(410, "gone"))
+    archive.snapshot(gone, "20261030120000", WITH_QUOTE, status="404")  # only a capture of an error page
     sources = make_sources(tmp_path, [gone])
     audit(run_cli, sources, "--archive-url", archive.base)
     [citation] = report(sources)["citations"]
-    assert (citation["status"], citation["archive_detail"]) == ("dead", "the archive has no snapshot of the page")
-    assert len(archive.api_queries()) == 1 and len(archive.requests) == 1
+    assert (citation["status"], citation["archive_detail"]) == ("dead", "the archive has no capture of the page")
+    assert [("to" in q, "from" in q) for q in archive.cdx_queries()] == [(True, False), (False, True)]  # before, then after
+    assert len(archive.requests) == 2  # and no snapshot fetched
 
 
-def test_a_snapshot_of_an_error_page_is_no_snapshot():
-    answer = {"archived_snapshots": {"closest": {"available": True, "url": "http://a/web/20200101000000/http://x/", "timestamp": "20200101000000", "status": "404"}}}
-    with pytest.raises(NoSnapshot, match="HTTP 404 answer"):
-        parse_availability(json.dumps(answer).encode())
-    with pytest.raises(NoSnapshot, match="not the availability API"):
-        parse_availability(b"<html>")
+def test_a_page_first_captured_after_its_review(run_cli, tmp_path, pages, archive):
+    gone = pages.add("/gone", Reply(404, "gone"))
+    archive.snapshot(gone, "20261225000000", WITHOUT_QUOTE)
+    viewer = archive.snapshot(gone, "20261115000000", WITH_QUOTE)  # the first after the review
+    sources = make_sources(tmp_path, [gone])
+    audit(run_cli, sources, "--archive-url", archive.base)
+    [citation] = report(sources)["citations"]
+    assert (citation["status"], citation["archive_url"]) == ("archived", viewer)
+    assert archive.cdx_queries()[1] == {"url": gone, "from": "20261101", "limit": "1", "filter": "statuscode:200", "fl": "timestamp,original"}
 
 
-def test_the_original_bytes_form_of_a_snapshot_address():
-    assert Snapshot("https://web.archive.org/web/20240101000000/https://x.org/a", "20240101000000").original == "https://web.archive.org/web/20240101000000id_/https://x.org/a"
+def test_cdx_answers():
+    base = "https://web.archive.org"
+    snapshot = parse_cdx("20240101000000 https://x.org/a\n20240301000000 https://x.org/a\n", base)
+    assert (snapshot.timestamp, snapshot.url, snapshot.raw) == (
+        "20240301000000", "https://web.archive.org/web/20240301000000/https://x.org/a", "https://web.archive.org/web/20240301000000id_/https://x.org/a")
+    assert parse_cdx("", base) is None
+    with pytest.raises(NoSnapshot, match="not a CDX listing"):
+        parse_cdx("<html><body>Service unavailable</body></html>", base)
 
 
 def test_archive_down(run_cli, tmp_path, pages):
@@ -144,7 +157,7 @@ def test_archive_slow(run_cli, tmp_path, pages):
         [citation] = report(sources)["citations"]
         assert citation["status"] == "dead"
         assert citation["archive_detail"] == "the archive did not answer: the server did not answer within 0.5 s"
-        assert len(slow.api_queries()) == 1  # asked once (no retries), and no snapshot fetched
+        assert len(slow.cdx_queries()) == 1  # asked once (no retries), and no snapshot fetched
         assert len(slow.requests) == 1
 
 
@@ -152,7 +165,7 @@ def test_missing_and_unreachable_quotes_are_looked_up_too(run_cli, tmp_path, pag
     rewritten = pages.add("/rewritten", Reply(body=WITHOUT_QUOTE))
     down = f"http://127.0.0.1:{closed_port()}/down"
     for url in (rewritten, down):
-        archive.snapshot(url, "20261101000000", WITH_QUOTE)
+        archive.snapshot(url, "20261101093000", WITH_QUOTE)  # on the review day itself: still "on or before"
     sources = make_sources(tmp_path, [rewritten, down])
     audit(run_cli, sources, "--archive-url", archive.base)
     assert [(c["url"], c["status"]) for c in report(sources)["citations"]] == [(rewritten, "archived"), (down, "archived")]
@@ -167,7 +180,7 @@ def test_found_quotes_never_ask_the_archive_and_no_archive_asks_nothing(run_cli,
     assert archive.requests == []
     assert [c["status"] for c in report(sources)["citations"]] == ["found", "dead"]
     audit(run_cli, sources, "--archive-url", archive.base)
-    assert [q["url"] for q in archive.api_queries()] == [[gone]]
+    assert [q["url"] for q in archive.cdx_queries()] == [gone]
 
 
 def test_archive_url_must_be_http(run_cli, tmp_path, pages, capsys):
@@ -185,7 +198,7 @@ def test_the_archive_gets_the_same_politeness_as_any_host(run_cli, tmp_path, pag
         sources = make_sources(tmp_path, gone)
         run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "5",
                 "--per-host", str(per_host), "--cache", "cache", "--archive-url", slowish.base, cwd=sources.parent)
-        assert len(slowish.api_queries()) == 4
+        assert len(slowish.cdx_queries()) == 8  # no capture: before the review, then after, per page
         assert 1 <= slowish.most_in_flight <= per_host  # never more at once than --per-host allows (4 threads ask)
 
 

@@ -1,26 +1,26 @@
 """The archive fallback: when a cited page is gone, missing the quote or unreachable, does an archived
 snapshot of it still hold the quoted words?
 
-One question to the Wayback Machine's availability API (`BASE/wayback/available?url=URL&timestamp=
-YYYYMMDD`), asking for the snapshot closest to the objective's `reviewed` date, the day the author read
-the page; then that snapshot's original bytes (the `id_` form of its address, without the archive's
-toolbar and rewritten links) are read like any page and the quote is matched there. Found: `archived`,
-with the snapshot's address and time. Not found, no snapshot, or the archive down or slow: the first
-status stands, and `archive_detail` says why.
+The Wayback Machine's CDX API is asked for the last capture of the page that answered 200 on or before
+the objective's `reviewed` date, the day the author read the page (`BASE/cdx/search/cdx?url=URL&to=
+YYYYMMDD&filter=statuscode:200&limit=-1`), or, when there is none, the first one after it; then that
+snapshot's original bytes (its `id_` address, without the archive's toolbar and rewritten links) are
+read like any page and the quote is matched there. Found: `archived`, with the snapshot's address and
+time. Not found, no capture, or the archive down or slow: the first status stands, and `archive_detail`
+says why.
 
-The availability API rather than CDX: one small JSON answer per page, with the nearest snapshot that
-answered 200 already chosen. CDX could list only snapshots before the date, but needs a second request
-(or a scan of a listing) per page and does not filter out error captures by default; a snapshot taken
-a little after the review that still holds the quote is just as good a witness.
-
-Both requests go through the audit's own fetcher: the same politeness per host (the archive is one host,
-so at most `per_host` requests to it at once, `interval` apart), timeouts, retries and size caps.
+CDX rather than the availability API (`/wayback/available`, JSON): CDX finds the capture *before* the
+review date, as wanted (the availability API gives the closest on either side, possibly one taken after
+the page changed), filters out captures of error pages, and answers plain text, which the audit's
+fetcher reads like any page: every request, the lookup included, goes through `Fetcher.fetch` with its
+network policy, politeness per host (the archive is one host: at most `per_host` requests to it at once,
+`interval` apart), timeouts, retries and size caps, and nothing here depends on how it does that. The
+cost is a second lookup for a page first captured after its review.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -29,74 +29,76 @@ from urllib.parse import urlencode
 
 from pipeline.citations.check import Pair
 from pipeline.citations.fetch import OK, Fetcher
-from pipeline.citations.http import FetchFailure
 from pipeline.citations.normalize import NormalizedPage
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult, judge
 
-PUBLIC_ARCHIVE = "https://archive.org"
+PUBLIC_ARCHIVE = "https://web.archive.org"
 FALLBACK = frozenset({Status.DEAD, Status.MISSING, Status.UNREACHABLE})  # the statuses a snapshot may heal
-SNAPSHOT = re.compile(r"/web/(\d{1,14})(?:[a-z]{2}_)?/")
+CAPTURE = re.compile(r"^(\d{14}) (\S+)$")  # a CDX line with fl=timestamp,original
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    url: str  # the archive's viewer address, as the API gives it: what a reader opens
+    base: str  # the archive, e.g. https://web.archive.org
     timestamp: str  # YYYYMMDDhhmmss
+    original: str  # the page's address as captured
 
     @property
-    def original(self) -> str:
-        """The `id_` form: the bytes as archived, without the archive's toolbar."""
-        return SNAPSHOT.sub(lambda m: f"/web/{m.group(1)}id_/", self.url, count=1)
+    def url(self) -> str:
+        """The viewer address: what a reader opens (with the archive's toolbar)."""
+        return f"{self.base}/web/{self.timestamp}/{self.original}"
+
+    @property
+    def raw(self) -> str:
+        """The `id_` form: the bytes as archived, without the toolbar or rewritten links."""
+        return f"{self.base}/web/{self.timestamp}id_/{self.original}"
 
 
 class NoSnapshot(Exception):
     """The archive gave no usable snapshot (a sentence says why)."""
 
 
-def availability_url(base: str, url: str, day: dt.date) -> str:
-    return f"{base.rstrip('/')}/wayback/available?" + urlencode({"url": url, "timestamp": day.strftime("%Y%m%d")})
+def cdx_url(base: str, url: str, day: dt.date, before: bool) -> str:
+    """The CDX query for the last good capture on or before `day`, or the first one after it."""
+    when = {"to": day.strftime("%Y%m%d"), "limit": "-1"} if before else {"from": day.strftime("%Y%m%d"), "limit": "1"}
+    return f"{base}/cdx/search/cdx?" + urlencode({"url": url, **when, "filter": "statuscode:200", "fl": "timestamp,original"})
 
 
-def parse_availability(body: bytes) -> Snapshot:
-    """The closest snapshot from an availability answer; `NoSnapshot` when there is none or it is no page."""
-    try:
-        closest = json.loads(body.decode("utf-8"))["archived_snapshots"].get("closest") or {}
-    except (ValueError, KeyError, TypeError, AttributeError):
-        raise NoSnapshot("the archive's answer is not the availability API's JSON") from None
-    if not isinstance(closest, dict) or not closest.get("available") or not isinstance(closest.get("url"), str):
-        raise NoSnapshot("the archive has no snapshot of the page")
-    if str(closest.get("status", "200")) != "200":
-        raise NoSnapshot(f"the archive's closest snapshot is an HTTP {closest.get('status')} answer, not the page")
-    timestamp = str(closest.get("timestamp", ""))
-    if not SNAPSHOT.search(closest["url"]) or not timestamp.isdigit():
-        raise NoSnapshot("the archive's snapshot address is not of the form /web/TIMESTAMP/URL")
-    return Snapshot(closest["url"], timestamp)
+def parse_cdx(text: str, base: str) -> Snapshot | None:
+    """The last capture listed (None when none is); `NoSnapshot` when the answer is not a CDX listing."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    captures = [CAPTURE.match(line) for line in lines]
+    if not all(captures):
+        raise NoSnapshot("the archive's answer is not a CDX listing (timestamp and address per line)")
+    last = captures[-1] if captures else None
+    return Snapshot(base, last.group(1), last.group(2)) if last else None
 
 
 class Archive:
     """Asks an archive (the public one, or any at `base` answering the same API) through `fetcher`."""
 
     def __init__(self, fetcher: Fetcher, base: str = PUBLIC_ARCHIVE) -> None:
-        self.fetcher, self.base = fetcher, base
+        self.fetcher, self.base = fetcher, base.rstrip("/")
 
     def snapshot(self, url: str, day: dt.date) -> Snapshot:
-        api = availability_url(self.base, url, day)
-        try:
-            with self.fetcher.gate.slot(api):
-                download = self.fetcher.client.get(api)
-        except FetchFailure as failure:
-            raise NoSnapshot(f"the archive did not answer: {failure.detail}") from None
-        return parse_availability(download.body)
+        """The last good capture on or before `day`, else the first after it; `NoSnapshot` when none."""
+        for before in (True, False):
+            answer = self.fetcher.fetch(cdx_url(self.base, url, day, before))
+            if answer.status != OK or answer.text is None:
+                raise NoSnapshot(f"the archive did not answer: {answer.detail or answer.status}")
+            if found := parse_cdx(answer.text, self.base):
+                return found
+        raise NoSnapshot("the archive has no capture of the page")
 
     def recheck(self, url: str, day: dt.date, results: list[CitationResult]) -> list[CitationResult]:
-        """The results of one page's quotes, each healed to `archived` when the snapshot closest to `day`
-        holds it, else with `archive_detail` saying what the archive gave."""
+        """The results of one page's quotes, each healed to `archived` when the snapshot of `day` (see
+        `snapshot`) holds it, else with `archive_detail` saying what the archive gave."""
         try:
             snapshot = self.snapshot(url, day)
         except NoSnapshot as exc:
             return [replace(r, archive_detail=str(exc)) for r in results]
-        page = self.fetcher.fetch(snapshot.original)
+        page = self.fetcher.fetch(snapshot.raw)
         if page.status != OK or page.text is None:
             detail = f"the archived copy of {snapshot.timestamp} could not be read: {page.detail}"
             return [replace(r, archive_detail=detail) for r in results]
@@ -112,9 +114,9 @@ def healed(result: CitationResult, verdict: CitationResult, snapshot: Snapshot) 
 
 
 def heal(results: dict[Pair, CitationResult], days: dict[Pair, dt.date], archive: Archive) -> dict[Pair, CitationResult]:
-    """`results` with every dead, missing or unreachable quote re-checked on the archive: one availability
-    question and one snapshot per (page, day), in the fetcher's threads; its host gate keeps the archive's
-    share to `per_host` requests at once, `interval` apart, as for any host."""
+    """`results` with every dead, missing or unreachable quote re-checked on the archive: a CDX lookup (two
+    when no capture precedes the day) and one snapshot per (page, day), in the fetcher's threads; its host
+    gate keeps the archive's share to `per_host` requests at once, `interval` apart, as for any host."""
     asks: dict[tuple[str, dt.date], list[CitationResult]] = defaultdict(list)
     for pair, result in results.items():
         if result.status in FALLBACK:
