@@ -70,3 +70,13 @@ class FakeArchive(PageServer):
 
     def cdx_queries(self) -> list[dict[str, str]]:
         return [{k: v[0] for k, v in parse_qs(urlsplit(r.path).query).items()} for r in self.requests if r.path.startswith(CDX)]
+
+
+def allow_loopback() -> list[str]:
+    """`--allow-host 127.0.0.1` for an audit of pages on this machine, where the audit has that option
+    (DESIGN.md: loopback is refused unless allowed); nothing where it does not exist yet."""
+    from pipeline.cli.main import make_parser
+
+    parser = make_parser(["audit"])
+    verbs = next(a for a in parser._actions if a.dest == "command")  # argparse keeps subparsers here
+    return ["--allow-host", "127.0.0.1"] if "--allow-host" in verbs.choices["audit"]._option_string_actions else []

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from pipeline.citations.archive import NoSnapshot, parse_cdx
 from pipeline.citations.lock import CitationLock
 from tests.conftest import FIXTURES, TODAY
-from tests.fakearchive import FakeArchive
+from tests.fakearchive import FakeArchive, allow_loopback
 from tests.pageserver import PageServer, Reply
 
 QUOTE = "Sequence packing concatenates multiple training sequences into one long sequence"
@@ -65,7 +65,7 @@ def make_sources(tmp_path, urls: list[str], quote: str = QUOTE, extra: str = "")
 
 def audit(run_cli, sources, *extra):
     return run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
-                   "--cache", str(sources.parent / "cache"), "--report", "report.json", "--report", "report.md", *extra, cwd=sources.parent)
+                   *allow_loopback(), "--cache", str(sources.parent / "cache"), "--report", "report.json", "--report", "report.md", *extra, cwd=sources.parent)
 
 
 def report(sources) -> dict:
@@ -153,7 +153,7 @@ def test_archive_slow(run_cli, tmp_path, pages):
         slow.snapshot(gone, "20261030120000", WITH_QUOTE)
         sources = make_sources(tmp_path, [gone])
         run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "0.5",
-                "--cache", "cache", "--report", "report.json", "--archive-url", slow.base, cwd=sources.parent)
+                *allow_loopback(), "--cache", "cache", "--report", "report.json", "--archive-url", slow.base, cwd=sources.parent)
         [citation] = report(sources)["citations"]
         assert citation["status"] == "dead"
         assert citation["archive_detail"] == "the archive did not answer: the server did not answer within 0.5 s"
@@ -197,7 +197,7 @@ def test_the_archive_gets_the_same_politeness_as_any_host(run_cli, tmp_path, pag
         gone = [pages.add(f"/gone{n}", Reply(404, "gone")) for n in range(4)]
         sources = make_sources(tmp_path, gone)
         run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "5",
-                "--per-host", str(per_host), "--cache", "cache", "--archive-url", slowish.base, cwd=sources.parent)
+                "--per-host", str(per_host), *allow_loopback(), "--cache", "cache", "--archive-url", slowish.base, cwd=sources.parent)
         assert len(slowish.cdx_queries()) == 8  # no capture: before the review, then after, per page
         assert 1 <= slowish.most_in_flight <= per_host  # never more at once than --per-host allows (4 threads ask)
 

@@ -14,6 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import FIXTURES, TODAY
+from tests.fakearchive import allow_loopback
 from tests.pageserver import PageServer, Reply
 
 LIVE = "<html><body><p>Things are made of stuff. Stuff is made of atoms.</p></body></html>"
@@ -97,7 +98,7 @@ def test_one_broken_citation_and_everything_that_depends_on_it(run_cli, sources)
     built = run_cli("build", "--sources", "sources", "--out", "build", "--today", TODAY, cwd=folder.parent)  # before the audit breaks it
     assert built.code == 0, built.out + built.err
     result = run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
-                     "--cache", "cache", "--no-archive", "--report", "report.json", "--report", "report.md", cwd=folder.parent)
+                     *allow_loopback(), "--cache", "cache", "--no-archive", "--report", "report.json", "--report", "report.md", cwd=folder.parent)
     assert result.code == 1
     [blast] = json.loads((folder.parent / "report.json").read_text())["blast_radius"]
     assert (blast["objective"], blast["status"], blast["url"], blast["where"]) == ("1.1", "dead", urls["gone"], "sources/demo/one.yaml:11")

@@ -15,6 +15,7 @@ from pipeline.citations.fixmoves import Move, rewrite
 from pipeline.citations.lock import CitationLock
 from pipeline.load.yamlsource import Position
 from tests.conftest import FIXTURES, TODAY
+from tests.fakearchive import allow_loopback
 from tests.pageserver import PageServer, Reply
 
 QUOTE = "Tensor Cores are most efficient when key parameters of the operation are multiples of 8"
@@ -65,7 +66,7 @@ def sources(tmp_path, server):
 
 def audit(run_cli, sources, *extra):
     return run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
-                   "--cache", "cache", "--no-archive", "--report", "report.json", *extra, cwd=sources.parent)
+                   *allow_loopback(), "--cache", "cache", "--no-archive", "--report", "report.json", *extra, cwd=sources.parent)
 
 
 def test_permanent_redirects_are_moved_temporary_ones_are_not(run_cli, sources, server):

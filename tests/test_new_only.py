@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 from tests.conftest import FIXTURES
+from tests.fakearchive import allow_loopback
 from tests.pageserver import PageServer, Reply
 
 PAGE = "<html><body><p>Things are made of stuff.</p></body></html>"
@@ -45,7 +46,7 @@ def setup(tmp_path):
 
 def audit(run_cli, sources, today, *extra):
     result = run_cli("audit", "--sources", "sources", "--today", today, "--retries", "0", "--interval", "0", "--timeout", "2",
-                     "--cache", "cache", "--no-archive", "--report", "report.json", "--report", "report.md", *extra, cwd=sources.parent)
+                     *allow_loopback(), "--cache", "cache", "--no-archive", "--report", "report.json", "--report", "report.md", *extra, cwd=sources.parent)
     return result, json.loads((sources.parent / "report.json").read_text())
 
 

@@ -12,6 +12,7 @@ import pytest
 from pipeline.citations.lock import CitationLock
 from pipeline.citations.passage import Kept, compare, fingerprint
 from tests.conftest import FIXTURES
+from tests.fakearchive import allow_loopback
 from tests.pageserver import PageServer, Reply
 
 QUOTE = "BF16 keeps the exponent range of FP32"
@@ -52,7 +53,7 @@ def write_objective(sources, server, reviewed: str) -> None:
 
 def audit(run_cli, sources, today: str):
     result = run_cli("audit", "--sources", "sources", "--today", today, "--retries", "0", "--interval", "0", "--timeout", "2",
-                     "--cache", "cache", "--no-archive", "--report", "report.json", cwd=sources.parent)
+                     *allow_loopback(), "--cache", "cache", "--no-archive", "--report", "report.json", cwd=sources.parent)
     [citation] = json.loads((sources.parent / "report.json").read_text())["citations"]
     return result, citation
 
