@@ -58,14 +58,15 @@ def _ordered(result: AuditResult) -> tuple[list, list]:
     return citations, reviews
 
 
-def to_json(result: AuditResult, today: str, new: set[Place] | None = None) -> str:
-    """`new`: the places of the quotes whose problem is not in the committed lock (--new-only); None: not compared."""
+def to_json(result: AuditResult, today: str, new: set[Place] | None = None, blasts: list[Blast] | None = None) -> str:
+    """`new`: the places of the quotes whose problem is not in the committed lock (--new-only); None: not compared.
+    `blasts`: the blast radius when already computed (it builds each exam's view)."""
     citations, reviews = _ordered(result)
     document = {
         "today": today, "ok": result.ok, "summary": counts(result),
         "citations": [citation_json(ref, r, None if new is None else ref.place in new) for ref, r in citations],
         "reviews": [review_json(r) for r in reviews],
-        "blast_radius": [blast_json(b) for b in blast_radius(result)],
+        "blast_radius": [blast_json(b) for b in (blast_radius(result) if blasts is None else blasts)],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -143,7 +144,7 @@ def _md_blast_item(blast: Blast) -> list[str]:
     ]
 
 
-def to_markdown(result: AuditResult, today: str, new: set[Place] | None = None) -> str:
+def to_markdown(result: AuditResult, today: str, new: set[Place] | None = None, blasts: list[Blast] | None = None) -> str:
     citations, reviews = _ordered(result)
     lines = [f"## Citation audit, {today}", "", "| status | quotes |", "| --- | --- |"]
     lines += [f"| {status} | {n} |" for status, n in counts(result).items()]
@@ -159,12 +160,12 @@ def to_markdown(result: AuditResult, today: str, new: set[Place] | None = None) 
     if stale:
         lines += ["", "### Review dates", ""]
         lines += [f"- `{r.place.file}:{r.place.position.line}` {r.status}: reviewed {r.reviewed} ({r.age_days} days ago)" for r in stale]
-    if blasts := blast_radius(result):
+    if blasts := blast_radius(result) if blasts is None else blasts:
         lines += _md_blast(blasts)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def write_report(path: Path, result: AuditResult, today: str, new: set[Place] | None = None) -> None:
-    text = to_markdown(result, today, new) if path.suffix.lower() == ".md" else to_json(result, today, new)
+def write_report(path: Path, result: AuditResult, today: str, new: set[Place] | None = None, blasts: list[Blast] | None = None) -> None:
+    text = to_markdown(result, today, new, blasts) if path.suffix.lower() == ".md" else to_json(result, today, new, blasts)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")

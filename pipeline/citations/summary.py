@@ -63,7 +63,7 @@ def blast_table(blasts: list[Blast]) -> Table:
     return table
 
 
-def show(result: AuditResult, console: Console | None = None) -> None:
+def show(result: AuditResult, console: Console | None = None, blasts: list[Blast] | None = None) -> None:
     console = console or Console(highlight=False, width=None if sys.stdout.isatty() else 200)  # CI logs: no folding
     table = Table(title="citations", title_justify="left")
     table.add_column("status")
@@ -77,5 +77,5 @@ def show(result: AuditResult, console: Console | None = None) -> None:
         where = f"{review.place.file}:{review.place.position.line}:{review.place.position.col}"
         when = "is after today" if review.status == "future" else f"is {review.age_days} days old, past the review policy"
         console.print(f"{escape(where)}: review {review.status}: reviewed {review.reviewed} {when}", soft_wrap=True, highlight=False)
-    if blasts := blast_radius(result):
+    if blasts := blast_radius(result) if blasts is None else blasts:
         console.print(blast_table(blasts))

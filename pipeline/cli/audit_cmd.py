@@ -14,6 +14,7 @@ from pathlib import Path
 from pipeline.check.validate import validate
 from pipeline.citations.archive import PUBLIC_ARCHIVE, Archive
 from pipeline.citations.audit import AuditResult, Healing, audit, citation_refs, update_locks
+from pipeline.citations.blast import blast_radius
 from pipeline.citations.check import pool_size
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.fixmoves import Move, fix_moves
@@ -93,9 +94,10 @@ def run(args: argparse.Namespace) -> int:
         result = _fixed(result)
     written = update_locks(exams, result, today)
     new = new_problems(result, locks) if args.new_only else None
-    show(result)
+    blasts = blast_radius(result)  # once: it builds each exam's view
+    show(result, blasts=blasts)
     for report in args.report or []:
-        write_report(report, result, today.isoformat(), new)
+        write_report(report, result, today.isoformat(), new, blasts)
     tally = ", ".join(f"{n} {status}" for status, n in counts(result).items() if n)
     print(f"audit: {len(result.citations)} quote(s) on {len(urls)} page(s): {tally or 'none'}; "
           f"{len(result.stale_reviews)} review date(s) to renew; updated {', '.join(map(str, written))}", file=sys.stderr)
