@@ -123,5 +123,5 @@ def test_one_broken_citation_and_everything_that_depends_on_it(run_cli, sources)
         assert any(f"{fence} {note['guid']} {fence}" in markdown or f"`{note['guid']}`" in markdown for fence in ("``", "```"))
     assert "  - questions: `1.1-q-broken`, `2.1-q-leaning`; generated: `gen-cloze-1.1-broken-c1`, `gen-cloze-1.1-broken-c2`" in markdown
     table = result.out[result.out.index("blast radius"):]
-    assert "1.1 Things" in table and "sources/demo/one.yaml:11" in table and "1.1-q-broken, 2.1-q-leaning" in table
+    assert "sources/demo/one.yaml:11" in table and "1.1-q-broken, 2.1-q-leaning" in table and "site/objective-2.1.html" in table
 

@@ -55,9 +55,9 @@ def blast_table(blasts: list[Blast]) -> Table:
     """The blast radius, one row per citation not found: what depends on it, counted and named."""
     table = Table(title="blast radius: what depends on each citation not found", title_justify="left")
     for column in ("objective", "quote at", "status", "key points", "questions", "generated", "deck notes", "guide", "site"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, overflow="fold", no_wrap=column in ("objective", "status", "generated", "deck notes", "guide", "site"))
     for b in blasts:
-        table.add_row(escape(f"{b.objective} {b.objective_title}"), escape(b.where), b.status, escape(", ".join(b.key_points)),
+        table.add_row(escape(b.objective), escape(b.where), b.status, escape(", ".join(b.key_points)),
                       escape(", ".join(b.questions)) or "-", str(len(b.generated)), str(len(b.notes)),
                       escape(", ".join(g.split("#")[-1] for g in b.guide)), escape(", ".join(b.site)))
     return table
