@@ -92,7 +92,7 @@ def test_a_gone_page_whose_snapshot_holds_the_quote_is_archived(run_cli, tmp_pat
     assert f"archived copy of 2026-10-30: {viewer}" in (sources.parent / "report.md").read_text()
     validated = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert validated.lines == [f"sources/demo/archived.yaml:11:16: warning: key_points[0].citations[0].quote: the cited page is gone or changed, "
-                               f"but an archived copy of 2026-10-30 holds the quote ({viewer}); cite where the text lives now"]
+                               f"but an archived copy of 2026-10-30 holds the quote ({viewer}); cite where the text lives now [citation-archived]"]
 
 
 def test_a_snapshot_without_the_quote_leaves_the_first_status(run_cli, tmp_path, pages, archive):

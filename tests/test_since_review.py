@@ -74,7 +74,7 @@ def test_a_page_edited_around_an_unchanged_quote(run_cli, tmp_path, server):
     assert "widely used" in entry.context
     validated = run_cli("validate", "--sources", "sources", "--today", "2026-12-05", cwd=sources.parent)
     assert validated.lines == ["sources/demo/precision.yaml:11:16: warning: key_points[0].citations[0].quote: the page's text around the quote changed "
-                               "since the objective was reviewed (audit of 2026-12-05); re-read it, then renew `reviewed`"]
+                               "since the objective was reviewed (audit of 2026-12-05); re-read it, then renew `reviewed` [citation-changed]"]
     # still there at the next audit: the author has not reviewed the objective again
     assert audit(run_cli, sources, "2026-12-06")[1]["warnings"] == ["changed-since-review"]
     # the author re-reads the page and moves the review date: the new passage becomes the one kept
