@@ -22,9 +22,9 @@ def test_two_exams_with_one_id_are_an_error_naming_both_files(run_cli, make_sour
     result = validate(run_cli, sources)
     assert result.code == 1
     assert ("sources/copy/exam.yaml:1:5: error: id: exam id 'demo' is also the id of sources/demo/exam.yaml:1; "
-            "give each exam its own id (outputs go to build/<id>/)") in result.lines
+            "give each exam its own id (outputs go to build/<id>/) [exam-duplicate-id]") in result.lines
     assert ("sources/demo/exam.yaml:1:5: error: id: exam id 'demo' is also the id of sources/copy/exam.yaml:1; "
-            "give each exam its own id (outputs go to build/<id>/)") in result.lines
+            "give each exam its own id (outputs go to build/<id>/) [exam-duplicate-id]") in result.lines
 
 
 def test_objective_files_without_an_exam_file_are_an_error(run_cli, make_sources):
@@ -35,7 +35,7 @@ def test_objective_files_without_an_exam_file_are_an_error(run_cli, make_sources
     result = validate(run_cli, sources)
     assert result.code == 1
     assert ("sources/orphan/1.1.yaml:1:1: error: objective files but no exam file in orphan/: add orphan/exam.yaml "
-            "(`python -m pipeline new exam ID` writes one)") in result.lines
+            "(`python -m pipeline new exam ID` writes one) [exam-missing]") in result.lines
 
 
 def test_exam_yml_is_accepted(run_cli, make_sources):
@@ -51,7 +51,7 @@ def test_exam_yaml_and_exam_yml_together_are_an_error(run_cli, make_sources):
     shutil.copy(sources / "demo" / "exam.yaml", sources / "demo" / "exam.yml")
     result = validate(run_cli, sources)
     assert result.code == 1
-    assert "sources/demo/exam.yml:1:1: error: two exam files in demo/ (exam.yaml and exam.yml); keep one" in result.lines
+    assert "sources/demo/exam.yml:1:1: error: two exam files in demo/ (exam.yaml and exam.yml); keep one [exam-twice]" in result.lines
 
 
 def test_an_exam_without_objectives_is_an_error(run_cli, make_sources):
@@ -60,7 +60,7 @@ def test_an_exam_without_objectives_is_an_error(run_cli, make_sources):
     result = validate(run_cli, sources)
     assert result.code == 1
     assert ("sources/empty/exam.yaml:1:1: error: exam 'empty' has no objective files; add one "
-            "(`python -m pipeline new objective empty NUMBER TITLE` writes one)") in result.lines
+            "(`python -m pipeline new objective empty NUMBER TITLE` writes one) [exam-empty]") in result.lines
 
 
 def test_exam_option_checks_only_the_exams_named(run_cli, make_sources):
@@ -97,7 +97,7 @@ def test_unchecked_quotes_are_one_line_per_exam_unless_verbose(run_cli, make_sou
     sources = make_sources("valid", "terms_four", audited=False)
     result = validate(run_cli, sources)
     assert result.lines == ["sources/demo/exam.yaml:1:1: warning: 5 quotes not checked against their pages yet; "
-                            "run `python -m pipeline audit --exam demo` where the pages can be reached (--verbose lists each)"]
+                            "run `python -m pipeline audit --exam demo` where the pages can be reached (--verbose lists each) [citation-unchecked]"]
     verbose = validate(run_cli, sources, "--verbose")
     assert len(verbose.lines) == 5
     assert all("quote not checked against its page yet" in line for line in verbose.lines)

@@ -31,25 +31,25 @@ F = "sources/demo/valid.yaml"
 @pytest.mark.parametrize(("old", "new", "expected"), [
     # a tab in the indentation: at the tab
     ("  - id: 1.1-things", "\t- id: 1.1-things",
-     f"{F}:6:1: error: invalid YAML: a tab character; YAML indents with spaces only: replace the tab with spaces"),
+     f"{F}:6:1: error: invalid YAML: a tab character; YAML indents with spaces only: replace the tab with spaces [yaml]"),
     # a quote never closed: where it opened, not where the file ends
     ("title: Basics of things", 'title: "Basics of things',
-     f"{F}:2:8: error: invalid YAML: the \" opened here is never closed; close it with \" at the end of the value"),
+     f"{F}:2:8: error: invalid YAML: the \" opened here is never closed; close it with \" at the end of the value [yaml]"),
     # an unquoted cloze mark at the start of a value: the quoted line to write
     ("text: Things are {{c1::made of stuff}}.", "text: {{c1::Things}} are made of stuff.",
      f"{F}:7:11: error: invalid YAML: a value starting with {{{{ is read as a YAML mapping, not text; quote the text: "
-     'text: "{{c1::Things}} are made of stuff."'),
+     'text: "{{c1::Things}} are made of stuff." [yaml]'),
     ("text: Things are {{c1::made of stuff}}.", "text: {{c1::Things are made of stuff}}",
      f"{F}:7:11: error: invalid YAML: a value starting with {{{{ is read as a YAML mapping, not text; quote the text: "
-     'text: "{{c1::Things are made of stuff}}"'),
+     'text: "{{c1::Things are made of stuff}}" [yaml]'),
     # ': ' inside an unquoted value
     ("title: Basics of things", "title: Basics: things",
      f"{F}:2:14: error: invalid YAML: mapping values are not allowed here; the value holds ': ', which YAML reads as a new key: "
-     'quote the value ("...")'),
+     'quote the value ("...") [yaml]'),
     # a line indented deeper than its neighbours
     ("summary: What things are.", "  summary: What things are.",
      f"{F}:3:10: error: invalid YAML: mapping values are not allowed here; this line is indented deeper than the key above it: "
-     "align it with the keys of its mapping"),
+     "align it with the keys of its mapping [yaml]"),
 ])
 def test_yaml_syntax_errors_point_at_the_mistake_with_a_hint(run_cli, make_sources, old, new, expected):
     assert errors(run_cli, objective_with(make_sources, old, new)) == [expected]
@@ -61,35 +61,35 @@ def test_a_quote_closed_lines_later_is_reported_where_it_opened(run_cli, make_so
     (sources / "demo" / "valid.yaml").write_text(text, encoding="utf-8")
     assert errors(run_cli, sources) == [
         f"{F}:17:11: error: invalid YAML: the \" opened here is not closed on its line; it runs on to line 23, taking the keys "
-        "between as text; close it with \" at the end of this value"]
+        "between as text; close it with \" at the end of this value [yaml]"]
 
 
 def test_an_id_read_as_a_number_shows_the_quoted_fix(run_cli, make_sources):
     sources = objective_with(make_sources, 'id: "1.1"', "id: 1.10")
     assert errors(run_cli, sources) == [
-        f'{F}:1:5: error: id: expected text, but 1.10 reads as the number 1.1; quote it to keep it as written: id: "1.10"']
+        f'{F}:1:5: error: id: expected text, but 1.10 reads as the number 1.1; quote it to keep it as written: id: "1.10" [schema]']
 
 
 def test_a_number_in_a_list_of_texts_shows_the_quoted_fix(run_cli, make_sources):
     sources = objective_with(make_sources, "options: [Stuff, Nothing]", "options: [Stuff, 4096]")
-    assert f'{F}:18:22: error: questions[0].options[1]: expected text, got the number 4096; quote it: "4096"' in errors(run_cli, sources)
+    assert f'{F}:18:22: error: questions[0].options[1]: expected text, got the number 4096; quote it: "4096" [schema]' in errors(run_cli, sources)
 
 
 def test_misspelt_key_point_reference_gets_did_you_mean(run_cli, make_sources):
     sources = objective_with(make_sources, "    explanation: The page says so.\n", "    explanation: The page says so.\n    key_points: [1.1-thing]\n")
-    assert errors(run_cli, sources) == [f"{F}:21:18: error: questions[0].key_points[0]: no key point has the id '1.1-thing'; did you mean '1.1-things'?"]
+    assert errors(run_cli, sources) == [f"{F}:21:18: error: questions[0].key_points[0]: no key point has the id '1.1-thing'; did you mean '1.1-things'? [question-ref]"]
 
 
 def test_misspelt_question_type_gets_did_you_mean(run_cli, make_sources):
     sources = objective_with(make_sources, "type: single", "type: singel")
     assert errors(run_cli, sources) == [f"{F}:16:11: error: questions[0].type: 'singel' is not allowed; did you mean 'single'? "
-                                        "(expected one of: single, multiple, true_false, short_answer, matching, ordering)"]
+                                        "(expected one of: single, multiple, true_false, short_answer, matching, ordering) [schema]"]
 
 
 def test_misspelt_answer_gets_did_you_mean(run_cli, make_sources):
     sources = objective_with(make_sources, "answer: Stuff", "answer: Stuf")
     assert errors(run_cli, sources) == [f"{F}:19:13: error: questions[0].answer: 'Stuf' is not one of the options; did you mean 'Stuff'? "
-                                        "('Stuff'; 'Nothing')"]
+                                        "('Stuff'; 'Nothing') [question-answer]"]
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
@@ -114,11 +114,11 @@ def test_cross_reference_to_another_exams_objective(run_cli, make_sources):
     (sources / "demo" / "valid.yaml").write_text(VALID.replace("    text: Things are {{c1::made of stuff}}.\n",
                                                  "    text: Things are {{c1::made of stuff}}.\n    see: {exam: other, objective: \"1.2\"}\n"))
     assert errors(run_cli, sources) == [f'{F}:8:35: error: key_points[0].see.objective: exam \'other\' has no objective "1.2"; '
-                                        'did you mean "1.1" (Basics of things)? (objectives: 1.1)']
+                                        'did you mean "1.1" (Basics of things)? (objectives: 1.1) [see-unknown]']
 
 
 def test_cross_reference_to_an_absent_exam_warns(run_cli, make_sources):
     sources = objective_with(make_sources, 'reviewed: 2026-11-01\n', 'reviewed: 2026-11-01\nsee: {exam: elsewhere, objective: "3.2"}\n')
     result = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert (result.code, result.lines) == (0, [f"{F}:5:13: warning: see.exam: exam 'elsewhere' is not in the sources; "
-                                               "the reference cannot be checked until it is added"])
+                                               "the reference cannot be checked until it is added [see-exam-absent]"])

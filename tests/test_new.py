@@ -27,7 +27,7 @@ def test_skeletons_validate_with_only_the_unchecked_quote_warning(run_cli, tmp_p
     result = run_cli("validate", "--today", TODAY, cwd=tmp_path)
     assert result.code == 0, result.out
     assert [line.split(": warning: ")[1] for line in result.lines] == [
-        "key_points[0].citations[0].quote: quote not checked against its page yet; run `make audit` where the page can be reached"]
+        "key_points[0].citations[0].quote: quote not checked against its page yet; run `make audit` where the page can be reached [citation-unchecked]"]
 
 
 def test_skeletons_carry_the_schema_line_and_match_the_json_schema(run_cli, tmp_path):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.check import rules as checks
+from pipeline.check import severity
 from pipeline.check.crossrefs import check_cross_refs, resolve
 from pipeline.check.diagnostics import Report
 from pipeline.citations.lockcheck import check_lock
@@ -147,6 +148,8 @@ def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool 
         if check.content is not None:
             check_cross_refs(check.content, targets, check.report)
             check.content = replace(check.content, cross_refs=resolve(check.content, targets))
+            # the exam's own severity settings (exam.yaml `checks:`), applied once all its checks ran
+            check.report.items = severity.apply(check.report.items, severity.configured(check.content.exam_file, check.report))
         if strict:
             check.report.promote_warnings()
         report.extend(check.report)
