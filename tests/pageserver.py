@@ -70,7 +70,7 @@ class _Handler(BaseHTTPRequestHandler):
         pages: PageServer = self.server.pages
         request = Request(self.path, dict(self.headers.items()), time.monotonic())
         reply = pages.next_reply(self.path, request)
-        with pages.in_flight():
+        with pages.answering():
             time.sleep(reply.delay)
             pages.wait_for_peer(reply.wait_for_peer)
             self._answer(reply, request)
@@ -136,7 +136,7 @@ class PageServer:
         return reply if not self.delay else Reply(**{**reply.__dict__, "delay": reply.delay + self.delay})
 
     @contextlib.contextmanager
-    def in_flight(self):
+    def answering(self):
         """Count a request as being answered while the block runs."""
         with self._changed:
             self.active += 1
