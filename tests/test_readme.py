@@ -40,7 +40,8 @@ def test_every_readme_command_runs_in_a_fresh_copy(tmp_path):
     venv = Path(sys.prefix)
     (project / ".venv").symlink_to(venv, target_is_directory=True)  # installed already: make must not reinstall
     env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
-    env.pop("SOURCE_DATE_EPOCH", None)
+    for inherited in ("SOURCE_DATE_EPOCH", "MAKEFLAGS", "MAKELEVEL", "MFLAGS", "ARGS"):  # a reader's shell, not `make test ARGS=...`'s
+        env.pop(inherited, None)
     ran = []
     for line in readme_commands(README.read_text(encoding="utf-8")):
         if skipped(line):

@@ -45,7 +45,7 @@ def test_field_labels_and_models_along_a_path():
 
 def test_a_misspelt_key_is_one_line_at_the_key_with_a_suggestion(tmp_path):
     found = problems(tmp_path, GOOD.replace("title: T", "titel: T"))
-    assert found == [(Position(2, 1), "titel: unknown key 'titel'; did you mean 'title'? (expected one of: examples, id, key_points, labs, questions, reviewed, summary, terms, title)")]
+    assert found == [(Position(2, 1), "titel: unknown key 'titel'; did you mean 'title'? (expected one of: examples, id, key_points, labs, questions, reviewed, see, summary, terms, title)")]
 
 
 def test_a_missing_key_is_reported_on_its_parent_mapping(tmp_path):
@@ -63,9 +63,10 @@ def test_a_nested_value_error_points_at_the_value(tmp_path):
 def test_a_union_field_gives_one_line_not_one_per_member(tmp_path):
     text = GOOD + "questions:\n  - {id: q, type: single, stem: s, explanation: e, answer: {a: 1}}\n"
     found = problems(tmp_path, text)
-    assert len(found) == 1 and found[0][1].startswith("questions[0].answer: unexpected value dict; expected")
+    assert len(found) == 1 and found[0][1].startswith("questions[0].answer: unexpected value a mapping (key: value); expected")
 
 
 def test_a_number_where_text_is_expected_says_to_quote_it(tmp_path):
     [(position, message)] = problems(tmp_path, GOOD.replace("title: T", "title: 1.10"))
-    assert (position, message) == (Position(2, 8), 'title: expected text, got the number 1.1; put it in quotes ("1.1")')
+    # what the author wrote (1.10), not what YAML made of it (1.1), and the line that keeps it
+    assert (position, message) == (Position(2, 8), 'title: expected text, but 1.10 reads as the number 1.1; quote it to keep it as written: title: "1.10"')

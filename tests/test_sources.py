@@ -38,8 +38,13 @@ def project_copy(target: Path) -> Path:
 
 
 def add_copy_of_first_exam(sources: Path, new_id: str) -> Path:
-    """A second exam: the first exam folder of `sources` copied under `new_id`, its id changed to match."""
+    """A second exam: the first exam folder of `sources` copied under `new_id` (a number added while that
+    is taken: this test also runs where an author has already added an exam), its id changed to match."""
     first = sorted(p for p in sources.iterdir() if p.is_dir())[0]
+    base, n = new_id, 1
+    while (sources / new_id).exists():
+        n += 1
+        new_id = f"{base}-{n}"
     folder = sources / new_id
     shutil.copytree(first, folder)
     exam_file = next(folder / name for name in ("exam.yaml", "exam.yml") if (folder / name).is_file())
@@ -52,6 +57,7 @@ def test_a_second_exam_in_sources_breaks_no_test(tmp_path):
     """In a copy of the project with a second exam added to sources/, the tests that read sources/ pass
     (every other test ignores sources/, as test_no_other_test_reads_sources checks)."""
     project = project_copy(tmp_path / "project")
+    exams_before = sum(p.is_dir() for p in (project / "sources").iterdir())
     add_copy_of_first_exam(project / "sources", "second-exam")
     tests = ["tests/test_sources.py::test_sources_validate_without_errors", "tests/test_sources.py::test_no_other_test_reads_sources"]
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests], cwd=project,
@@ -59,4 +65,4 @@ def test_a_second_exam_in_sources_breaks_no_test(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 passed" in done.stdout
     listed = subprocess.run([sys.executable, "-m", "pipeline", "validate"], cwd=project, capture_output=True, text=True, timeout=600)
-    assert "validate: 2 exam(s)" in listed.stderr
+    assert f"validate: {exams_before + 1} exam(s)" in listed.stderr
