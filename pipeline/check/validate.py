@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.check import item_lint
 from pipeline.check import rules as checks
 from pipeline.check.diagnostics import Report
 from pipeline.citations.lockcheck import check_lock
@@ -36,6 +37,7 @@ def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool 
         ctx = checks.CheckContext(today=today, max_review_age_days=policy)
         for file in loaded.objective_files:
             checks.check_objective(file, ctx, report)
+            item_lint.lint_objective(file, report)
         if content:
             checks.check_exam(content, ctx, report)
             if lock:

@@ -24,8 +24,6 @@ few distractors remain, it nearly repeats an authored question of its section, o
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -35,6 +33,7 @@ from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.load.yamlsource import PathKey
 from pipeline.practice import answers, term_forms
 from pipeline.practice.distractors import Candidate, pick_distractors
+from pipeline.practice.term_forms import slug
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
 from schema.bank import DroppedQuestion, Rule
@@ -107,12 +106,6 @@ class SourcedTerm:
     @property
     def candidate(self) -> Candidate:
         return Candidate(self.term.term, to_plain(self.term.definition))
-
-
-def slug(text: str) -> str:
-    """`Low-Rank Adaptation` -> `low-rank-adaptation`: a term's id, since terms carry none of their own."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 
 
 def masked_definition(term: Term) -> str:
@@ -265,7 +258,7 @@ def _cloze_question(point: KeyPoint, number: int, file: ObjectiveFile, index: in
     question = Question(
         id=f"gen-cloze-{point.id}-c{number}", type="short_answer", difficulty="medium",
         stem=f"*{file.objective.title}*. Fill in the {'gap' if len(phrases) == 1 else 'gaps'}:\n\n{sentence}",
-        answer="; ".join(phrases), explanation=cloze.strip(point.text), key_points=[point.id],
+        answer="; ".join(phrases), explanation=cloze.strip(cloze.sentences_with(point.text, number)), key_points=[point.id],
     )
     accepted = answers.accepted(to_plain(phrases[0])) if len(phrases) == 1 else ()  # several gaps: a person grades
     return SourcedQuestion(question, file, ("key_points", index), "cloze", accepted)

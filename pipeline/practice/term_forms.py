@@ -18,10 +18,17 @@ form; `words_left` tells whether the masked text still says enough to identify a
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 BLANK = "_____"  # five underscores between spaces or punctuation: Markdown shows them as a line, never as emphasis
 _WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def slug(text: str) -> str:
+    """`Low-Rank Adaptation` -> `low-rank-adaptation`: a term's id, since terms carry none of their own."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 
 
 def is_acronym(word: str) -> bool:
@@ -81,19 +88,19 @@ def forms(term: str, *texts: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
-def _pattern(variants: frozenset[str]) -> re.Pattern[str]:
+def pattern(variants: frozenset[str]) -> re.Pattern[str]:
     # Longest first, so "key-value cache" is masked whole rather than as "key-value" and a stray "cache".
     alternatives = "|".join(re.escape(v).replace(r"\ ", r"[\s-]+") for v in sorted(variants, key=lambda v: (-len(v), v)))
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?:e?s)?(?![\w-])", re.IGNORECASE)
 
 
 def mentions(variants: frozenset[str], text: str) -> bool:
-    return bool(variants) and bool(_pattern(variants).search(text))
+    return bool(variants) and bool(pattern(variants).search(text))
 
 
 def mask(variants: frozenset[str], text: str, blank: str = BLANK) -> str:
     """`text` with every form in `variants` replaced by `blank`."""
-    return _pattern(variants).sub(blank, text) if variants else text
+    return pattern(variants).sub(blank, text) if variants else text
 
 
 def words_left(masked: str, blank: str = BLANK) -> int:

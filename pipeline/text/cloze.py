@@ -55,6 +55,7 @@ def blank(text: str, number: int, placeholder: str = "_____") -> str:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z0-9(\"“`*])")
+_LEANS_BACK = re.compile(r"(?:It|Its|They|Their|Them|This|These|That|Those|Such|So|And|But|Both|Each)\b")
 _SLOT = "\ue010{}\ue011"  # private-use: no source types it; stands for a mark while sentences are split
 _SLOT_RE = re.compile("\ue010(\\d+)\ue011")
 
@@ -76,5 +77,8 @@ def _sentences(text: str, keep) -> str:
     counter = iter(range(len(found)))
     slotted = CLOZE.sub(lambda _m: _SLOT.format(next(counter)), text)
     parts = _SENTENCE_END.split(" ".join(slotted.split()))
-    kept = [p for p in parts if keep({found[int(i)].number for i in _SLOT_RE.findall(p)})]
+    chosen = {n for n, p in enumerate(parts) if keep({found[int(i)].number for i in _SLOT_RE.findall(p)})}
+    # "They run fastest when..." says nothing alone: a sentence opening on a pronoun brings the one before
+    chosen |= {n - 1 for n in chosen if n and _LEANS_BACK.match(parts[n])}
+    kept = [p for n, p in enumerate(parts) if n in chosen]
     return _SLOT_RE.sub(lambda m: text[found[int(m[1])].start : found[int(m[1])].end], " ".join(kept))

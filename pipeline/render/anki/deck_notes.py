@@ -67,7 +67,7 @@ def _guid(place: _Place, kind: str, key: str) -> str:
 
 
 def term_note(place: _Place, code: str, term: Term) -> DeckNote:
-    fields = (f.inline_html(term.term), f.block_html(term.definition), place.context, f.context_html(term.term))
+    fields = (f.inline_html(term.term), f.definition_html(term.term, term.definition), place.context, f.context_html(term.term))
     return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck)
 
 
@@ -82,7 +82,8 @@ def question_note(place: _Place, code: str, question: QuestionView) -> DeckNote:
 
 
 def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
-    fields = (f.cloze_html(point.text_md), f.quotes_html(point.citations), place.context, f.context_html(point.id))
+    # the sentences holding the gaps, not the whole point: its other sentences would give a gap away
+    fields = (f.cloze_html(cloze.sentences_with_any(point.text_md)), f.quotes_html(point.citations), place.context, f.context_html(point.id))
     return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
 
 
