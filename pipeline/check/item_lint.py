@@ -11,7 +11,7 @@ raise or silence it (Report.warning(..., code)):
 | item-all-none-above | G25/G26 none/all of the above | an option "all of the above" or "none of the above" |
 | item-negative-stem | G17 word the stem positively; if negative, capitalised and bold | NOT, EXCEPT, LEAST... neither in capitals nor emphasised |
 | item-overlapping-options | G22 keep choices independent, not overlapping | one option's words all inside another's |
-| item-answer-in-stem | G28b clang associations | a word of the stem repeated in the correct option and in no wrong one |
+| item-answer-in-stem | G28b clang associations | single choice: a word of the stem repeated in the correct option and in no wrong one |
 | item-tf-all-true | G20 vary the location of the right answer (the true/false form of it) | an objective's true/false questions (2+) all true |
 | cloze-gap-long | (cloze) a gap a learner can recall | a cloze mark hiding more than six words |
 | item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below" or at "the example" |
@@ -82,12 +82,15 @@ def overlapping(q: Question) -> list[tuple[PathKey, str]]:
     texts = [to_plain(o) for o in q.options]
     for i, a in enumerate(texts):
         for j, b in enumerate(texts):
-            if i < j and fuzz.token_set_ratio(a, b, processor=str.casefold) == 100:
+            if i < j and a.casefold() != b.casefold() and fuzz.token_set_ratio(a, b, processor=str.casefold) == 100:  # equal: an error already
                 return [(("options", j), f"options {a!r} and {b!r} overlap: one's words are all in the other ({GUIDE}, G22: keep choices independent)")]
     return []
 
 
 def answer_in_stem(q: Question) -> list[tuple[PathKey, str]]:
+    """Single choice only: with several correct options a shared word is weak evidence of a clue."""
+    if q.type != "single":
+        return []
     right, wrong = _right_wrong(q)
     stem = _words(q.stem)
     in_wrong = set().union(*(_words(q.options[i]) for i in wrong)) if wrong else set()
