@@ -209,3 +209,36 @@ def test_bank_states_the_rule_and_lists_accepted_answers(run_cli, make_sources, 
     assert kv["accepted_answers"] == ["KV cache"]
     schema = json.loads((ROOT / "schema" / "bank.schema.json").read_text())
     assert "case, spacing and punctuation ignored" in schema["$defs"]["BankQuestion"]["properties"]["accepted_answers"]["description"]
+
+
+def test_option_order_is_the_same_in_bank_guide_and_deck_and_across_builds(run_cli, make_sources, tmp_path):
+    import re
+
+    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    from pipeline.render import RenderContext
+    from pipeline.render.guide.pdf import guide_html
+
+    sources = make_sources("valid", "terms_four", "item_flaws")
+    for out in ("a", "b"):
+        assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(tmp_path / out)).code == 0
+    bank_a, bank_b = ((tmp_path / out / "demo" / "bank.json").read_bytes() for out in ("a", "b"))
+    assert bank_a == bank_b
+    in_bank = {q["id"]: [o["text_html"] for o in q["options"]] for q in json.loads(bank_a)["questions"] if q["type"] in ("single", "multiple")}
+
+    html = guide_html(RenderContext(_view(_content(sources)), tmp_path))
+    in_guide = {qid: re.findall(r'<li><span class="letter">[A-Z]</span> (.*?)</li>', html.split(f'id="q-{qid}"')[1].split("</ol>")[0])
+                for qid in in_bank if f'id="q-{qid}"' in html}
+
+    (tmp_path / "learner").mkdir()
+    col = Collection(str(tmp_path / "learner" / "c.anki2"))
+    col.import_anki_package(ImportAnkiPackageRequest(package_path=str(tmp_path / "a" / "demo" / "deck.apkg"), options=ImportAnkiPackageOptions()))
+    notes = [col.get_note(n) for n in col.find_notes("")]
+    in_deck = {n["Ref"]: re.findall(r"<li>(.*?)</li>", n["Options"]) for n in notes if "Options" in n.keys() and n["Options"]}
+    col.close()
+
+    authored = {qid for qid in in_bank if not qid.startswith("gen-")}
+    assert authored and authored <= in_guide.keys() and authored <= in_deck.keys()
+    for qid in authored:
+        assert in_bank[qid] == in_guide[qid] == in_deck[qid], qid
+    assert all(in_guide[qid] == in_bank[qid] for qid in in_guide)  # generated ones chosen for the guide too

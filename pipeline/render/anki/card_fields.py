@@ -70,7 +70,22 @@ def definition_html(term: str, definition: str) -> str:
         return _MENTION.format(len(said) - 1)
 
     html = block_html(term_forms.pattern(forms).sub(hole, definition))
-    return _MENTION_RE.sub(lambda m: f'<span class="mention"><span class="blank">{term_forms.BLANK}</span><span class="said">{inline_html(said[int(m[1])])}</span></span>', html)
+    return _MENTION_RE.sub(lambda m: _mention_html(inline_html(said[int(m[1])])), html)
+
+
+def _mention_html(said_html: str) -> str:
+    return f'<span class="mention"><span class="blank">{term_forms.BLANK}</span><span class="said">{said_html}</span></span>'
+
+
+def masked_context_html(term: str, definition: str, *parts: str) -> str:
+    """The context line with the term's mentions wrapped like the definition's (see `definition_html`)."""
+    forms = term_forms.forms(term, definition)
+    text = " · ".join(parts)
+    out, at = [], 0
+    for match in term_forms.pattern(forms).finditer(text):
+        out += [escape(text[at : match.start()]), _mention_html(escape(match[0]))]
+        at = match.end()
+    return "".join(out) + escape(text[at:])
 
 
 def context_html(*parts: str) -> str:
