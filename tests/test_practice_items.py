@@ -234,7 +234,7 @@ def test_option_order_is_the_same_in_bank_guide_and_deck_and_across_builds(run_c
     col = Collection(str(tmp_path / "learner" / "c.anki2"))
     col.import_anki_package(ImportAnkiPackageRequest(package_path=str(tmp_path / "a" / "demo" / "deck.apkg"), options=ImportAnkiPackageOptions()))
     notes = [col.get_note(n) for n in col.find_notes("")]
-    in_deck = {n["Ref"]: re.findall(r"<li>(.*?)</li>", n["Options"]) for n in notes if "Options" in n.keys() and n["Options"]}
+    in_deck = {n["Ref"]: re.findall(r"<li>(.*?)</li>", n["Options"]) for n in notes if "Options" in n and n["Options"]}
     col.close()
 
     authored = {qid for qid in in_bank if not qid.startswith("gen-")}

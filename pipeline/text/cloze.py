@@ -49,11 +49,6 @@ def strip(text: str) -> str:
     return CLOZE.sub(lambda m: m["answer"], text)
 
 
-def blank(text: str, number: int, placeholder: str = "_____") -> str:
-    """The text with cloze `number` hidden behind `placeholder` and every other mark shown."""
-    return CLOZE.sub(lambda m: placeholder if int(m["number"]) == number else m["answer"], text)
-
-
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z0-9(\"“`*])")
 _LEANS_BACK = re.compile(r"(?:It|Its|They|Their|Them|This|These|That|Those|Such|So|And|But|Both|Each)\b")
 _SLOT = "\ue010{}\ue011"  # private-use: no source types it; stands for a mark while sentences are split
