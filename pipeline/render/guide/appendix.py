@@ -100,6 +100,20 @@ def practice_exam(view: ExamView) -> list[ExamItem]:
     return [ExamItem(n, q, o) for n, (q, o) in enumerate(pool, start=1)]
 
 
+def first_labs(view: ExamView) -> dict[str, str]:
+    """Each lab's address -> the objective that describes it: the first in reading order. A lab listed
+    by several objectives is described once; the others point there."""
+    first: dict[str, str] = {}
+    for objective in view.objectives:
+        for lab in objective.labs:
+            first.setdefault(lab.url, objective.id)
+    return first
+
+
+def lab_anchor(url: str) -> str:
+    return "lab-" + hashlib.sha256(url.encode()).hexdigest()[:10]
+
+
 def term_anchor(term: str) -> str:
     return f"term-{slug(term)}"
 

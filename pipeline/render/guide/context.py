@@ -31,6 +31,7 @@ class Guide:
     sections: tuple[SectionView, ...]
     answers: tuple[appendix.AnswerGroup, ...]
     practice: tuple[appendix.ExamItem, ...]
+    lab_homes: dict[str, str]  # a lab's address -> the objective that describes it (the first listing it)
     glossary: tuple[appendix.GlossaryEntry, ...]
     references: tuple[ReferenceFacts, ...]
     reviews: tuple[appendix.ReviewView, ...]
@@ -80,6 +81,7 @@ def build_guide(ctx: RenderContext) -> Guide:
         sections=view.sections,
         answers=tuple(appendix.answer_groups(view)),
         practice=tuple(appendix.practice_exam(view)),
+        lab_homes=appendix.first_labs(view),
         glossary=tuple(appendix.glossary(view)),
         references=tuple(reference_facts(r) for r in view.references),
         reviews=tuple(appendix.reviews(view)),
