@@ -28,6 +28,7 @@ RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of rend
 class BuildResult:
     written: list[Path] = field(default_factory=list)  # final paths replaced by this build
     unchanged: list[Path] = field(default_factory=list)  # outputs left alone: their inputs did not change
+    warnings: list[str] = field(default_factory=list)  # "<exam>: <renderer's warning>", from the renderers that ran
 
 
 @dataclass
@@ -51,6 +52,7 @@ def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mappin
         state.record(name, digest, [str(p.relative_to(staging)) for p in paths])
         staged.moves.extend((p, final_dir / p.relative_to(staging)) for p in paths)
     staged.states.append(state)
+    result.warnings.extend(f"{content.exam.id}: {warning}" for warning in ctx.warnings)
 
 
 def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False) -> BuildResult:

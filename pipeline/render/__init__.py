@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.view.model import ExamView
@@ -24,6 +24,8 @@ class RenderContext:
     out_dir: Path  # the staging folder for this exam: write here, never into the final folder
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
     paper: str = "a4"  # page size of printed outputs (`build --paper`): a CSS page size name, "a4" or "letter"
+    # What a renderer could not hold, one sentence each ("moodle: question X (ordering) skipped: ..."); build prints them.
+    warnings: list[str] = field(default_factory=list)
 
 
 Renderer = Callable[[RenderContext], list[Path]]
@@ -33,6 +35,10 @@ RENDERERS: dict[str, str | Renderer] = {
     "pdf": "pipeline.render.guide.pdf",
     "anki": "pipeline.render.anki.deck",
     "bank": "pipeline.render.bank",
+    "moodle": "pipeline.render.lms.moodle",
+    "gift": "pipeline.render.lms.gift",
+    "qti21": "pipeline.render.lms.qti21",
+    "canvas": "pipeline.render.lms.canvas",
 }
 
 
