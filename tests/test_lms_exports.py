@@ -1,0 +1,71 @@
+"""What the four LMS exports share: same bytes for the same sources, every question type either held or
+named in a warning, renderers reading only the view, and the text rules (GIFT escapes, link allow list)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from pipeline.questions import TYPES as QUESTION_TYPES
+from pipeline.render import RENDERERS
+from pipeline.render.lms.text import block_html, gift_escape
+from tests.lmskit import build_fixture
+
+FORMATS = {"moodle": "moodle.xml", "gift": "questions.gift", "qti21": "qti21.zip", "canvas": "canvas-qti.zip"}
+FORBIDDEN = ("pipeline.citations.lock", "pipeline.today", "pipeline.load", "yaml", "pipeline.view.build")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return build_fixture(tmp_path_factory.mktemp("lms"))
+
+
+def test_same_sources_same_bytes(built, tmp_path):
+    again = build_fixture(tmp_path)
+    for name in FORMATS.values():
+        assert (again.out / name).read_bytes() == (built.out / name).read_bytes(), name
+
+
+def test_zip_entries_are_sorted_and_stamped_with_the_source_date(built):
+    for name in ("qti21.zip", "canvas-qti.zip"):
+        with zipfile.ZipFile(built.out / name) as archive:
+            infos = archive.infolist()
+        assert [i.filename for i in infos] == sorted(i.filename for i in infos)
+        assert {i.date_time for i in infos} == {built.view.source_date.timetuple()[:6]}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_type_is_exported_or_named_in_a_warning(built, fmt):
+    module = importlib.import_module(RENDERERS[fmt])
+    assert module.TYPES <= set(QUESTION_TYPES)
+    for q in built.view.questions:
+        warned = f"warning: demo: {fmt}: question {q.id} ({q.type}) skipped: " in built.stderr
+        assert warned == (q.type not in module.TYPES), (fmt, q.id)
+
+
+def test_renderers_read_only_the_view():
+    """No lock, loader, YAML or clock: everything an export shows comes through the exam view."""
+    package = Path(importlib.import_module("pipeline.render.lms").__file__).parent
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not [n for n in names if n.startswith(FORBIDDEN)], (path.name, names)
+
+
+def test_gift_escapes_every_special_character_and_line_breaks():
+    assert gift_escape("a~b=c#d{e}f:g\\h\ni") == "a\\~b\\=c\\#d\\{e\\}f\\:g\\\\h\\ni"
+
+
+def test_links_keep_only_http_https_and_mailto():
+    out = block_html("[a](https://x.org) [b](mailto:me@x.org) [c](ftp://x.org) [d](/course/1) [e](javascript:alert(1))")
+    assert '<a href="https://x.org">a</a>' in out and '<a href="mailto:me@x.org">b</a>' in out
+    assert out.count("<a ") == 2 and "[d](/course/1)" in out
+
+
+def test_code_blocks_are_kept(built):
+    essay = next(q for q in built.view.questions if q.id == "2.1-essay")
+    assert "<pre><code class=\"language-python\">x = {'a': 1}  # a dict\n</code></pre>" in block_html(essay.stem_md)
