@@ -41,7 +41,7 @@ def test_zip_entries_are_sorted_and_stamped_with_the_source_date(built):
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_type_is_exported_or_named_in_a_warning(built, fmt):
     module = importlib.import_module(RENDERERS[fmt])
-    assert module.TYPES <= set(QUESTION_TYPES)
+    assert set(QUESTION_TYPES) >= module.TYPES
     for q in built.view.questions:
         warned = f"warning: demo: {fmt}: question {q.id} ({q.type}) skipped: " in built.stderr
         assert warned == (q.type not in module.TYPES), (fmt, q.id)

@@ -55,9 +55,12 @@ def citations_html(q: QuestionView) -> str:
 
 
 def feedback_html(q: QuestionView) -> str:
-    """The general feedback: the model answer of an essay, the explanation, then the citations."""
+    """The general feedback: the model answer of an essay, the explanation, then the citations.
+
+    A fill-in's answer is left out: the LMS shows its accepted answer itself, and the explanation of a
+    generated fill-in is the whole sentence with the gap filled."""
     parts = []
-    if q.type == "short_answer" and q.answer_md:
+    if q.type == "short_answer" and q.answer_md and not q.accepted_answers:
         parts.append("<p>Model answer:</p>\n" + block_html(q.answer_md))
     parts.append(block_html(q.explanation_md))
     parts.append(citations_html(q))
