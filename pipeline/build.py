@@ -47,12 +47,14 @@ def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mappin
         digest = input_digest(content.folder, name, dict(options), shared)
         if not force and state.is_fresh(name, digest, final_dir):
             result.unchanged.extend(final_dir / f for f in state.renderers[name]["files"])
+            result.warnings.extend(f"{content.exam.id}: {w}" for w in state.renderers[name].get("warnings", []))
             continue
+        before = len(ctx.warnings)
         paths = registry.load(entry)(ctx)
-        state.record(name, digest, [str(p.relative_to(staging)) for p in paths])
+        state.record(name, digest, [str(p.relative_to(staging)) for p in paths], ctx.warnings[before:])
+        result.warnings.extend(f"{content.exam.id}: {w}" for w in ctx.warnings[before:])
         staged.moves.extend((p, final_dir / p.relative_to(staging)) for p in paths)
     staged.states.append(state)
-    result.warnings.extend(f"{content.exam.id}: {warning}" for warning in ctx.warnings)
 
 
 def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False) -> BuildResult:

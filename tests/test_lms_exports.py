@@ -4,15 +4,19 @@ named in a warning, renderers reading only the view, and the text rules (GIFT es
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
+import io
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from pipeline.cli import main
 from pipeline.questions import TYPES as QUESTION_TYPES
 from pipeline.render import RENDERERS
 from pipeline.render.lms.text import block_html, gift_escape
+from tests.conftest import TODAY
 from tests.lmskit import build_fixture
 
 FORMATS = {"moodle": "moodle.xml", "gift": "questions.gift", "qti21": "qti21.zip", "canvas": "canvas-qti.zip"}
@@ -69,3 +73,13 @@ def test_links_keep_only_http_https_and_mailto():
 def test_code_blocks_are_kept(built):
     essay = next(q for q in built.view.questions if q.id == "2.1-essay")
     assert "<pre><code class=\"language-python\">x = {'a': 1}  # a dict\n</code></pre>" in block_html(essay.stem_md)
+
+
+def test_a_build_that_leaves_the_exports_alone_still_warns(built, tmp_path):
+    """The warnings are kept with the build state: an unchanged gift file still lacks the ordering question."""
+    sources = built.out.parent.parent / "sources"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["build", "--sources", str(sources), "--out", str(built.out.parent), "--today", TODAY]) == 0
+    assert "unchanged" in err.getvalue() and "wrote" not in err.getvalue()
+    assert "warning: demo: gift: question 2.1-ordering (ordering) skipped" in err.getvalue()
