@@ -7,6 +7,8 @@ import ast
 import contextlib
 import importlib
 import io
+import json
+import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
@@ -16,8 +18,8 @@ from pipeline.cli import main
 from pipeline.questions import TYPES as QUESTION_TYPES
 from pipeline.render import RENDERERS
 from pipeline.render.lms.text import block_html, gift_escape
-from tests.conftest import TODAY
-from tests.lmskit import build_fixture
+from tests.conftest import SAMPLE, TODAY
+from tests.lmskit import build_fixture, parse_gift
 
 FORMATS = {"moodle": "moodle.xml", "gift": "questions.gift", "qti21": "qti21.zip", "canvas": "canvas-qti.zip"}
 FORBIDDEN = ("pipeline.citations.lock", "pipeline.today", "pipeline.load", "yaml", "pipeline.view.build")
@@ -83,3 +85,30 @@ def test_a_build_that_leaves_the_exports_alone_still_warns(built, tmp_path):
         assert main(["build", "--sources", str(sources), "--out", str(built.out.parent), "--today", TODAY]) == 0
     assert "unchanged" in err.getvalue() and "wrote" not in err.getvalue()
     assert "warning: demo: gift: question 2.1-ordering (ordering) skipped" in err.getvalue()
+
+
+def _held(out: Path) -> dict[str, list[str]]:
+    """The question ids each export of one exam holds, read from the files."""
+    with zipfile.ZipFile(out / "qti21.zip") as archive:
+        qti = [n.removeprefix("items/q_").removesuffix(".xml") for n in archive.namelist() if n.startswith("items/")]
+    with zipfile.ZipFile(out / "canvas-qti.zip") as archive:
+        quiz = next(n for n in archive.namelist() if n.endswith(".xml") and "/" in n and not n.endswith("assessment_meta.xml"))
+        canvas = [i.get("ident").removeprefix("q_") for i in ET.fromstring(archive.read(quiz)).iter("{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}item")]
+    code, parsed = parse_gift(out / "questions.gift")
+    assert code == 0, f"gift-pegjs: {parsed}"
+    return {"moodle": [q.findtext("idnumber") for q in ET.parse(out / "moodle.xml").getroot() if q.get("type") != "category"],
+            "gift": [q["title"] for q in json.loads(parsed) if q["type"] != "Category"], "qti21": sorted(qti), "canvas": canvas}
+
+
+def test_the_sample_s_exports_hold_every_bank_question_of_their_types(tmp_path):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["build", "--sources", str(SAMPLE), "--out", str(tmp_path), "--today", TODAY]) == 0, err.getvalue()
+    for out in [p.parent for p in tmp_path.glob("*/bank.json")]:
+        bank = json.loads((out / "bank.json").read_text(encoding="utf-8"))["questions"]
+        for fmt, ids in _held(out).items():
+            types = importlib.import_module(RENDERERS[fmt]).TYPES
+            wanted = [q["id"] for q in bank if q["type"] in types]
+            assert ids == (sorted(wanted) if fmt == "qti21" else wanted), fmt
+            skipped = [q["id"] for q in bank if q["type"] not in types]
+            assert all(f"{out.name}: {fmt}: question {qid} " in err.getvalue() for qid in skipped)

@@ -96,14 +96,3 @@ def test_the_parser_fails_on_a_broken_file(built, tmp_path):
     code, message = parse_gift(broken)
     assert code == 2 and "at" in message
 
-
-def test_the_sample_exports_parse_with_zero_errors(tmp_path, run_cli):
-    from tests.conftest import SAMPLE, TODAY
-
-    result = run_cli("build", "--sources", str(SAMPLE), "--out", str(tmp_path / "out"), "--today", TODAY, cwd=tmp_path)
-    assert result.code == 0, result.err
-    for gift in (tmp_path / "out").glob("*/questions.gift"):
-        code, out = parse_gift(gift)
-        assert code == 0, f"{gift}: {out}"
-        bank = json.loads((gift.parent / "bank.json").read_text(encoding="utf-8"))
-        assert len([q for q in json.loads(out) if q["type"] != "Category"]) == len([q for q in bank["questions"] if q["type"] != "ordering"])
