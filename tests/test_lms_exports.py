@@ -20,6 +20,7 @@ from pipeline.render import RENDERERS
 from pipeline.render.lms.text import block_html, gift_escape
 from tests.conftest import SAMPLE, TODAY
 from tests.lmskit import build_fixture, parse_gift
+from tests.test_lms_moodle import importer_problems
 
 FORMATS = {"moodle": "moodle.xml", "gift": "questions.gift", "qti21": "qti21.zip", "canvas": "canvas-qti.zip"}
 FORBIDDEN = ("pipeline.citations.lock", "pipeline.today", "pipeline.load", "yaml", "pipeline.view.build")
@@ -112,3 +113,4 @@ def test_the_sample_s_exports_hold_every_bank_question_of_their_types(tmp_path):
             assert ids == (sorted(wanted) if fmt == "qti21" else wanted), fmt
             skipped = [q["id"] for q in bank if q["type"] not in types]
             assert all(f"{out.name}: {fmt}: question {qid} " in err.getvalue() for qid in skipped)
+        assert importer_problems(ET.parse(out / "moodle.xml").getroot()) == []
