@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 NAME = "canvas-qti.zip"
 TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching"})
-WHY = {"ordering": "Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"}
+SKIPPED = {"ordering": "Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"}
 CANVAS_TYPE = {"single": "multiple_choice_question", "multiple": "multiple_answers_question", "true_false": "true_false_question",
                "fill_in": "short_answer_question", "essay": "essay_question", "matching": "matching_question"}
 HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -163,5 +163,5 @@ def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, by
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    questions = exportable(ctx.view.questions, TYPES, "canvas", WHY, ctx.warnings)
+    questions = exportable(ctx.view.questions, TYPES, "canvas", SKIPPED, ctx.warnings)
     return [write_zip(ctx.out_dir / NAME, package_files(ctx.view, questions), ctx.view.source_date)]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 NAME = "questions.gift"
 TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching"})
-WHY = {"ordering": "GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"}
+SKIPPED = {"ordering": "GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"}
 
 
 def _html(html_text: str) -> str:
@@ -75,5 +75,5 @@ def gift_text(questions: list[QuestionView]) -> str:
 
 def render(ctx: RenderContext) -> list[Path]:
     path = ctx.out_dir / NAME
-    path.write_bytes(gift_text(exportable(ctx.view.questions, TYPES, "gift", WHY, ctx.warnings)).encode("utf-8"))
+    path.write_bytes(gift_text(exportable(ctx.view.questions, TYPES, "gift", SKIPPED, ctx.warnings)).encode("utf-8"))
     return [path]
