@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+NODE_STAMP := node_modules/.installed-$(shell cksum < package-lock.json | cut -d' ' -f1)
 ARGS   ?=
 
 .PHONY: build test validate audit schema golden bench lint clean lock system-deps
@@ -10,7 +11,7 @@ ARGS   ?=
 build: $(STAMP)
 	$(PY) -m pipeline build $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest $(ARGS)
 
 validate: $(STAMP)
@@ -56,6 +57,13 @@ system-deps:
 	  echo "installing system packages for weasyprint (missing:$$missing)"; \
 	  apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core; \
 	fi
+
+# The tests run Node packages as independent checkers (package.json: gift-pegjs reads questions.gift back).
+# Node and npm come from Debian when missing (as root); `npm ci` installs exactly package-lock.json.
+$(NODE_STAMP): package-lock.json
+	@command -v npm >/dev/null || { echo "installing Node.js and npm from Debian"; apt-get update -qq && apt-get install -y -qq nodejs npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	rm -f node_modules/.installed-* && touch $@
 
 $(STAMP): requirements.txt
 	@$(MAKE) --no-print-directory system-deps

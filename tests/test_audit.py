@@ -18,6 +18,7 @@ from tests.conftest import FIXTURES, ROOT, TODAY
 from tests.pageserver import PageServer, Reply
 
 PAGE = "<html><body><p>Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack).</p></body></html>"
+PAGE_TEXT = "Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack)."
 QUOTES = {
     "found": "Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated",
     "drifted": "Sequence packing is a testing technique wherein multiple training sequences (examples) are concatenated",
@@ -77,7 +78,7 @@ def quote_line(sources, status: str) -> int:
 
 def audit(run_cli, sources, *extra):
     return run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
-                   "--cache", str(sources.parent / "cache"), *extra, cwd=sources.parent)
+                   "--cache", str(sources.parent / "cache"), "--no-archive", *extra, cwd=sources.parent)
 
 
 def test_every_status_in_report_and_lock(run_cli, sources):
@@ -179,6 +180,7 @@ def test_all_found_exits_0_and_lock_is_sorted(run_cli, tmp_path, server):
     assert raw["citations"][1] == {
         "checked": "2026-11-29", "final_url": server.url("/page"), "fingerprint": raw["citations"][0]["fingerprint"],
         "http_status": 200, "match": "exact", "quote": "one long sequence (pack).", "score": 1.0, "status": "found", "url": server.url("/page"),
+        "context": PAGE_TEXT, "context_date": "2026-11-29", "context_fingerprint": raw["citations"][0]["context_fingerprint"],
     }
 
 
@@ -202,7 +204,7 @@ def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
     server.add("/page", Reply(body=PAGE, delay=30))  # the next audit hangs on this page
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "pipeline", "audit", "--sources", "sources", "--today", "2026-12-01",
-                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache"],
+                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache", "--no-archive"],
                                cwd=sources.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while server.hits("/page") < 2 and time.monotonic() < deadline:

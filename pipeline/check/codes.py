@@ -29,6 +29,9 @@ CODES: dict[str, str] = {
     "citation-unsupported": "a cited page that cannot be checked (warning)",
     "citation-stale": "a quote checked longer ago than the review policy allows (warning)",
     "citation-unchecked": "a quote never checked against its page (warning)",
+    "citation-archived": "a cited page gone or changed, the quote standing on an archived copy (warning)",
+    "citation-moved": "a cited page moved for good (permanent redirect): audit --fix-moves (warning)",
+    "citation-changed": "the page's text around a found quote changed since the objective was reviewed (warning)",
     "check-config": "an unknown code under `checks:` in exam.yaml (error, always)",
     # the item-writing lint (pipeline/check/item_lint.py; Haladyna, Downing & Rodriguez 2002)
     "item-long-answer": "a correct option much longer than the wrong ones, G24 (warning)",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pipeline.practice.term_forms import slug
 from pipeline.text.plaintext import shorten, to_plain
-from pipeline.view.model import ExamView, ObjectiveView, QuestionView
+from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
 
 GENERATED_PER_OBJECTIVE = 2  # chosen generated items per objective: enough to vary, few enough not to swamp
 
@@ -43,8 +43,8 @@ class ReviewView:
 
 
 def answer_groups(view: ExamView) -> list[AnswerGroup]:
-    """The authored questions' answers, objective by objective."""
-    return [AnswerGroup(o, o.questions) for o in view.objectives if o.questions]
+    """The answers of the questions each objective practises, objective by objective."""
+    return [AnswerGroup(o, o.practice) for o in view.objectives if o.practice]
 
 
 @dataclass(frozen=True)
@@ -85,17 +85,19 @@ def _mix_key(question_id: str) -> bytes:
 
 
 def _chosen_generated(objective: ObjectiveView) -> list[QuestionView]:
-    """At most GENERATED_PER_OBJECTIVE generated items, one per rule first (a term drill, a fill-in...)."""
-    ranked = sorted(objective.generated, key=lambda q: _mix_key(q.id))
+    """At most GENERATED_PER_OBJECTIVE generated items besides those the objective always practises
+    (`ObjectiveView.practice`: the matching ones), one per rule first (a term drill, a fill-in...)."""
+    ranked = sorted((q for q in objective.generated if q.generated not in PRACTICE_RULES), key=lambda q: _mix_key(q.id))
     firsts = list({q.generated: q for q in reversed(ranked)}.values())  # per rule, its first by rank
     firsts.sort(key=lambda q: _mix_key(q.id))
     return firsts[:GENERATED_PER_OBJECTIVE]
 
 
 def practice_exam(view: ExamView) -> list[ExamItem]:
-    """Every authored question and a few chosen generated ones, shuffled across objectives by a hash of
-    their ids (the same order in every build; an edit elsewhere moves nothing), numbered 1..N."""
-    pool = [(q, o) for o in view.objectives for q in (*o.questions, *_chosen_generated(o))]
+    """What each objective practises (authored and generated matching questions) and a few chosen generated
+    ones, shuffled across objectives by a hash of their ids (the same order in every build; an edit
+    elsewhere moves nothing), numbered 1..N."""
+    pool = [(q, o) for o in view.objectives for q in (*o.practice, *_chosen_generated(o))]
     pool.sort(key=lambda pair: _mix_key(pair[0].id))
     return [ExamItem(n, q, o) for n, (q, o) in enumerate(pool, start=1)]
 

@@ -17,7 +17,7 @@ from schema.citation_status import LABELS, Status
 # printed in words beside the quote (validate fails the build on most of them anyway).
 MARKS = {Status.FOUND: "✓", Status.UNCHECKED: "○", Status.ARCHIVED: "↺", Status.MOVED: "→"}
 PROBLEM_MARK = "✗"
-QUIET = frozenset(MARKS)  # statuses the mark alone tells
+QUIET = frozenset({Status.FOUND, Status.UNCHECKED})  # the mark alone tells; an archived or moved quote also says where (a link)
 
 # Characters of monospace that fit the text block: 7.5 pt DejaVu Sans Mono advances 0.602 em (4.5 pt) a
 # character; the block is 140 mm (397 pt) less the code box's padding. Longer lines are cut here, the
