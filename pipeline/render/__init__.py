@@ -33,6 +33,7 @@ RENDERERS: dict[str, str | Renderer] = {
     "pdf": "pipeline.render.guide.pdf",
     "anki": "pipeline.render.anki.deck",
     "bank": "pipeline.render.bank",
+    "site": "pipeline.render.site.site",
 }
 
 
