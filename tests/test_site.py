@@ -106,7 +106,7 @@ def test_safe_names_are_one_to_one_and_plain():
 
 def test_the_site_renders_every_question_type():
     assert RENDERERS["site"] and load(RENDERERS["site"]) is site.render
-    assert site.TYPES == set(TYPES)
+    assert set(TYPES) == site.TYPES
     for kind in site.TYPES:
         assert (site.SITE_TEMPLATES / "questions" / f"{kind}.html.j2").is_file()
         assert (site.SITE_TEMPLATES / "answers" / f"{kind}.html.j2").is_file()
