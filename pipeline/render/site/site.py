@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.render.site import data, paths
 from pipeline.render.site.html import SITE_TEMPLATES, render_page
-from pipeline.view.model import ExamView, ObjectiveView, QuestionView
+from pipeline.view.model import ExamView, ObjectiveView
 
 if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this module
     from pipeline.render import RenderContext
@@ -36,22 +36,20 @@ def glossary(view: ExamView) -> list[GlossaryEntry]:
     return sorted(entries, key=lambda e: e.term.casefold())
 
 
-def all_questions(view: ExamView) -> list[QuestionView]:
-    return view.questions
-
-
 def pages(view: ExamView) -> dict[str, tuple[str, dict]]:
     """file name -> (template, values) for every page of the site."""
     common = {"view": view, "exam": view.exam}
     result = {
         paths.INDEX: ("index.html.j2", {**common, "title": f"{view.exam.code} study site", "current": paths.INDEX}),
         paths.GLOSSARY: ("glossary.html.j2", {**common, "title": "Glossary", "current": paths.GLOSSARY, "entries": glossary(view)}),
-        paths.PRACTICE: ("practice.html.j2", {**common, "title": "Practice", "current": paths.PRACTICE, "questions": all_questions(view)}),
+        paths.PRACTICE: ("practice.html.j2", {**common, "title": "Practice", "current": paths.PRACTICE, "questions": view.questions}),
         paths.REFERENCES: ("references.html.j2", {**common, "title": "References", "current": paths.REFERENCES}),
         paths.SEARCH: ("search.html.j2", {**common, "title": "Search", "current": paths.SEARCH}),
     }
-    for objective in view.objectives:
-        values = {**common, "title": objective.heading, "current": None, "objective": objective}
+    objectives = view.objectives
+    for i, objective in enumerate(objectives):
+        neighbours = {"previous": objectives[i - 1] if i else None, "next": objectives[i + 1] if i + 1 < len(objectives) else None}
+        values = {**common, "title": objective.heading, "current": None, "objective": objective, **neighbours}
         result[paths.objective_page(objective.id)] = ("objective.html.j2", values)
     return result
 
