@@ -239,6 +239,21 @@ def test_axe_finds_nothing_serious_on_any_page_template(page, built):
     assert ("label", "critical", 1) in axe_serious(page)
 
 
+@pytest.mark.parametrize(("context", "background"), [({"color_scheme": "light"}, "rgb(255, 255, 255)"),
+                                                    ({"color_scheme": "dark"}, "rgb(18, 20, 23)")], indirect=["context"], ids=["light", "dark"])
+def test_colours_follow_the_system_scheme(page, built, background):
+    page.goto(_url(built, "index.html"))
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") == background
+
+
+def test_print_shows_answers_and_hides_controls(page, built):
+    page.goto(_url(built, "objective-2-1.html"))
+    page.emulate_media(media="print")
+    form = page.locator(SINGLE)
+    assert form.locator(".answer-value").is_visible() and not form.locator("summary").is_visible()
+    assert not form.locator("button.check").is_visible() and not page.locator("nav[aria-label=Site]").is_visible()
+
+
 @pytest.mark.parametrize("context", [{"viewport": {"width": 375, "height": 800}}], indirect=True)
 def test_pages_fit_a_phone_screen(page, built):
     wide = {}
