@@ -40,7 +40,7 @@ def pages(view: ExamView) -> dict[str, tuple[str, dict]]:
     """file name -> (template, values) for every page of the site."""
     common = {"view": view, "exam": view.exam}
     result = {
-        paths.INDEX: ("index.html.j2", {**common, "title": f"{view.exam.code} study site", "current": paths.INDEX}),
+        paths.INDEX: ("index.html.j2", {**common, "title": view.exam.title, "current": paths.INDEX}),
         paths.GLOSSARY: ("glossary.html.j2", {**common, "title": "Glossary", "current": paths.GLOSSARY, "entries": glossary(view)}),
         paths.PRACTICE: ("practice.html.j2", {**common, "title": "Practice", "current": paths.PRACTICE, "questions": view.questions}),
         paths.REFERENCES: ("references.html.j2", {**common, "title": "References", "current": paths.REFERENCES}),
