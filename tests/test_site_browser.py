@@ -132,7 +132,7 @@ def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, bui
     page.goto(server + "index.html")
     total = page.locator(".progress-summary").text_content()
     assert total.startswith("1 of ") and total.endswith(", 1 right the last time.")
-    assert page.locator("[data-progress='2.1']").text_content().startswith("1 of ")
+    assert page.locator("[data-progress='2.1']").text_content().startswith("Progress: 1 of ")
 
     page.locator("button.reset").focus()
     page.keyboard.press("Enter")

@@ -62,9 +62,10 @@
     showProgress();
   }
 
-  function summary(ids, progress) {
+  function summary(ids, progress, short) {
     var answered = ids.filter(function (id) { return progress[id]; });
     var right = answered.filter(function (id) { return progress[id].correct; });
+    if (short) { return "Progress: " + answered.length + " of " + ids.length + " answered, " + right.length + " right"; }
     return answered.length + " of " + ids.length + " questions answered, " + right.length + " right the last time.";
   }
 
@@ -73,7 +74,7 @@
     Object.keys(DATA.objectives).forEach(function (o) { all = all.concat(DATA.objectives[o]); });
     Array.prototype.forEach.call(document.querySelectorAll("[data-progress]"), function (el) {
       var scope = el.dataset.progress;
-      el.textContent = summary(scope === "all" ? all : DATA.objectives[scope] || [], progress);
+      el.textContent = summary(scope === "all" ? all : DATA.objectives[scope] || [], progress, el.classList.contains("progress-line"));
     });
     Array.prototype.forEach.call(document.querySelectorAll("form.question"), function (form) {
       var p = progress[form.dataset.qid], el = form.querySelector("[data-qprogress]");
