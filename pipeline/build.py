@@ -2,8 +2,9 @@
 outputs into place.
 
 Nothing is replaced unless everything succeeded: a content error, or a renderer failing for any
-exam, leaves the previous outputs as they were. A renderer whose inputs did not change since the last
-build is skipped and its files are left alone (see pipeline/publish/incremental.py); `force` redoes all.
+exam, leaves the previous outputs as they were. A renderer whose inputs (the part of the exam view it shows,
+its templates, the code) did not change since the last build is skipped and its files are left alone
+(see pipeline/publish/incremental.py); `force` redoes all.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from pipeline import render as registry
 from pipeline.citations.lock import CitationLock
 from pipeline.load.content import ExamContent
-from pipeline.publish.incremental import BuildState, code_and_template_digest, input_digest
+from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest
 from pipeline.view import build_view
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
@@ -41,9 +42,10 @@ def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mappin
     final_dir = out / content.exam.id
     view = build_view(content, CitationLock.load(content.folder))
     ctx = registry.RenderContext(view, staging, final_dir if final_dir.is_dir() else None, **options)
-    state, shared = BuildState.load(out, content.exam.id), code_and_template_digest()
+    state, code = BuildState.load(out, content.exam.id), code_digest()
     for name, entry in RENDERERS.items():
-        digest = input_digest(content.folder, name, dict(options), shared)
+        part = registry.output(entry)
+        digest = input_digest(view, part.leaves_out, template_digest(part.templates), code, {"renderer": name, **options})
         if not force and state.is_fresh(name, digest, final_dir):
             result.unchanged.extend(final_dir / f for f in state.renderers[name]["files"])
             continue

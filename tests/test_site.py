@@ -1,9 +1,8 @@
 """The study site without a browser: its pages, their safety (CSP, escaping, link allow list), the same
-order as the bank, byte-identical rebuilds, safe names for dotted ids, and what the renderer may import."""
+order as the bank, byte-identical rebuilds, safe names for dotted ids (tests/test_architecture.py checks what the renderer imports)."""
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from pathlib import Path
@@ -18,8 +17,6 @@ from pipeline.render.site.html import CSP
 from pipeline.render.site.links import keep_allowed_links
 from tests.sitekit import build_site
 
-SITE_CODE = Path(site.__file__).parent
-FORBIDDEN = ("pipeline.citations.lock", "pipeline.today", "pipeline.load", "yaml", "pipeline.view.build")
 
 
 @pytest.fixture(scope="module")
@@ -110,19 +107,3 @@ def test_the_site_renders_every_question_type():
     for kind in site.TYPES:
         assert (site.SITE_TEMPLATES / "questions" / f"{kind}.html.j2").is_file()
         assert (site.SITE_TEMPLATES / "answers" / f"{kind}.html.j2").is_file()
-
-
-def _imports(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            names.add(node.module or "")
-    return names
-
-
-def test_the_renderer_reads_only_the_view():
-    for path in SITE_CODE.glob("*.py"):
-        bad = [n for n in _imports(path) if any(n == f or n.startswith(f + ".") for f in FORBIDDEN)]
-        assert bad == [], path.name
