@@ -18,7 +18,6 @@ from pipeline.render.site.links import keep_allowed_links
 from tests.sitekit import build_site
 
 
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     return build_site(tmp_path_factory.mktemp("site"))
