@@ -50,6 +50,7 @@ RENDERERS: dict[str, Output | str | Renderer] = {
     "pdf": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE),
     "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE),
     "bank": Output("pipeline.render.bank"),
+    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE),
     "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE),
     "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE),
     "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE),
