@@ -29,6 +29,7 @@ RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of rend
 class BuildResult:
     written: list[Path] = field(default_factory=list)  # final paths replaced by this build
     unchanged: list[Path] = field(default_factory=list)  # outputs left alone: their inputs did not change
+    warnings: list[str] = field(default_factory=list)  # "<exam>: <renderer's warning>", from the renderers that ran
 
 
 @dataclass
@@ -48,9 +49,12 @@ def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mappin
         digest = input_digest(view, part.leaves_out, template_digest(part.templates), code, {"renderer": name, **options})
         if not force and state.is_fresh(name, digest, final_dir):
             result.unchanged.extend(final_dir / f for f in state.renderers[name]["files"])
+            result.warnings.extend(f"{content.exam.id}: {w}" for w in state.renderers[name].get("warnings", []))
             continue
+        before = len(ctx.warnings)
         paths = registry.load(entry)(ctx)
-        state.record(name, digest, [str(p.relative_to(staging)) for p in paths])
+        state.record(name, digest, [str(p.relative_to(staging)) for p in paths], ctx.warnings[before:])
+        result.warnings.extend(f"{content.exam.id}: {w}" for w in ctx.warnings[before:])
         staged.moves.extend((p, final_dir / p.relative_to(staging)) for p in paths)
     staged.states.append(state)
 

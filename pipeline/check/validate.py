@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from pipeline.check import item_lint, severity
 from pipeline.check import rules as checks
-from pipeline.check import severity
 from pipeline.check.crossrefs import check_cross_refs, resolve
 from pipeline.check.diagnostics import Report
 from pipeline.citations.lockcheck import check_lock
@@ -126,6 +126,7 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
     ctx = checks.CheckContext(today=today, max_review_age_days=policy)
     for file in loaded.objective_files:
         checks.check_objective(file, ctx, check.report)
+        item_lint.lint_objective(file, check.report)
     if content:
         checks.check_exam(content, ctx, check.report)
         if lock:
