@@ -6,7 +6,7 @@
 - audit_speedup_vs_sequential: the same pages fetched one request at a time, over the audit.
 - reaudit_bytes_ratio: bytes the servers send for a second audit of unchanged pages (304s) over the first.
 - match_vs_parse: normalizing a 1 MB page and matching 100 quotes on it (found, drifted, missing), over
-  reading that page's visible text with BeautifulSoup.
+  reading that page's visible text with lxml.
 """
 
 from __future__ import annotations

@@ -31,3 +31,8 @@ class SourceError(PipelineError):
 
 class ContentErrors(PipelineError):
     """Validation found errors; they were already reported."""
+
+
+class UsageError(PipelineError):
+    """A problem with how the pipeline was run or with its environment (exit 2): a bad option or setting,
+    an unwritable, missing or full output folder, a corrupt lock."""

@@ -77,7 +77,7 @@ def quote_line(sources, status: str) -> int:
 
 def audit(run_cli, sources, *extra):
     return run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
-                   "--cache", str(sources.parent / "cache"), *extra, cwd=sources.parent)
+                   "--cache", str(sources.parent / "cache"), "--allow-host", "127.0.0.1", *extra, cwd=sources.parent)
 
 
 def test_every_status_in_report_and_lock(run_cli, sources):
@@ -202,7 +202,7 @@ def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
     server.add("/page", Reply(body=PAGE, delay=30))  # the next audit hangs on this page
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "pipeline", "audit", "--sources", "sources", "--today", "2026-12-01",
-                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache"],
+                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache", "--allow-host", "127.0.0.1"],
                                cwd=sources.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while server.hits("/page") < 2 and time.monotonic() < deadline:

@@ -91,13 +91,13 @@ def test_unchanged_inputs_skip_the_renderer_and_leave_the_file_alone(make_source
 
 
 def test_a_build_does_not_import_the_network_stack():
-    """Only the chosen verb's module is imported: `build` must not pay for audit's requests/bs4/pypdf
+    """Only the chosen verb's module is imported: `build` must not pay for audit's requests/lxml/pypdf
     (a no-op rebuild is mostly start-up, see `make bench`'s noop_rebuild_ratio)."""
     import subprocess
     import sys
 
     from tests.conftest import ROOT
 
-    probe = "import sys; from pipeline.cli import make_parser; make_parser(['build']); print(sorted(m for m in ('requests', 'bs4', 'pypdf', 'weasyprint', 'genanki') if m in sys.modules))"
+    probe = "import sys; from pipeline.cli import make_parser; make_parser(['build']); print(sorted(m for m in ('requests', 'lxml', 'pypdf', 'weasyprint', 'genanki') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -1,4 +1,6 @@
-"""Options shared by the verbs that fetch cited pages (`audit`, `check-quote`): politeness and caching."""
+"""Options shared by the verbs that fetch cited pages (`audit`, `check-quote`): politeness, caching, and
+the hosts that may be reached although they are not public (`--allow-host`, `allow_hosts` in pipeline.toml).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ from pathlib import Path
 
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import FetchSettings
+from pipeline.citations.netpolicy import AllowList
+from pipeline.config import allow_hosts
+from pipeline.errors import UsageError
 
 DEFAULTS = FetchSettings()
 
@@ -18,12 +23,21 @@ def add_fetch_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--timeout", type=float, default=DEFAULTS.read_timeout, metavar="SECONDS", help=f"for a connection or an answer (default: {DEFAULTS.read_timeout:g})")
     group.add_argument("--retries", type=int, default=DEFAULTS.retries, metavar="N", help=f"on connection errors, 429 and 5xx (default: {DEFAULTS.retries})")
     group.add_argument("--cache", type=Path, default=Path("build") / "http-cache", metavar="DIR", help="HTTP cache for conditional requests (default: build/http-cache)")
+    group.add_argument("--allow-host", action="append", default=[], metavar="HOST[:PORT]",
+                       help="also fetch from this loopback, private or link-local host (any port, or PORT only); repeatable; adds to allow_hosts in pipeline.toml")
+
+
+def allow_list(args: argparse.Namespace) -> AllowList:
+    try:
+        return AllowList.parse([*allow_hosts(), *args.allow_host])
+    except ValueError as exc:
+        raise UsageError(f"error: --allow-host {exc}") from None
 
 
 def settings_from(args: argparse.Namespace) -> FetchSettings:
     return FetchSettings(
         connect_timeout=min(DEFAULTS.connect_timeout, args.timeout), read_timeout=args.timeout,
-        retries=args.retries, per_host=max(args.per_host, 1), interval=max(args.interval, 0.0),
+        retries=args.retries, per_host=max(args.per_host, 1), interval=max(args.interval, 0.0), allow=allow_list(args),
     )
 
 
