@@ -193,7 +193,7 @@ def test_audit_refuses_sources_with_errors(run_cli, make_sources):
 def test_unknown_exam_is_a_sentence(run_cli, make_sources):
     sources = make_sources("valid")
     result = run_cli("audit", "--sources", "sources", "--exam", "nope", cwd=sources.parent)
-    assert (result.code, result.err.strip()) == (1, "error: no exam 'nope' in sources (exams: demo)")
+    assert (result.code, result.err.strip()) == (2, "error: no exam 'nope' in sources (exams: demo)")
 
 
 def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):

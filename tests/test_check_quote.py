@@ -82,4 +82,4 @@ def test_text_output(run_cli, tmp_path, page_url):
 
 def test_a_url_that_is_not_http_is_a_sentence(run_cli, tmp_path):
     result = run_cli("check-quote", "file:///etc/passwd", "root", "--cache", str(tmp_path))
-    assert (result.code, result.err.strip()) == (1, "error: URL 'file:///etc/passwd' must be an absolute http:// or https:// address")
+    assert (result.code, result.err.strip()) == (2, "error: URL 'file:///etc/passwd' must be an absolute http:// or https:// address")

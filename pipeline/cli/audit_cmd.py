@@ -15,7 +15,7 @@ from pipeline.citations.check import pool_size
 from pipeline.citations.report import counts, write_report
 from pipeline.citations.summary import progress, show
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
-from pipeline.errors import PipelineError
+from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
 from pipeline.today import resolve_today
 
@@ -34,7 +34,7 @@ def _exams(args: argparse.Namespace, loaded: list[ExamContent]) -> list[ExamCont
     chosen = [e for e in loaded if e.exam.id == args.exam]
     if not chosen:
         known = ", ".join(e.exam.id for e in loaded) or "none"
-        raise PipelineError(f"error: no exam '{args.exam}' in {args.sources} (exams: {known})")
+        raise UsageError(f"error: no exam '{args.exam}' in {args.sources} (exams: {known})")
     return chosen
 
 

@@ -15,7 +15,7 @@ from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import plain, word_diff
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
-from pipeline.errors import PipelineError
+from pipeline.errors import UsageError
 from schema.models import _absolute_http_url
 
 EXIT = {"found": 0, "missing": 1, "unreachable": 2}
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         _absolute_http_url(args.url)
     except ValueError as exc:
-        raise PipelineError(f"error: URL {args.url!r} {exc}") from None
+        raise UsageError(f"error: URL {args.url!r} {exc}") from None
     fetcher = fetcher_from(args)
     try:
         (result,) = check_page(fetcher, args.url, [args.quote])
