@@ -8,6 +8,7 @@ message names the field as an author sees it (`key_points[0].citations[1].url`) 
 from __future__ import annotations
 
 import difflib
+import re
 import typing
 from typing import Any
 
@@ -87,6 +88,13 @@ def _unknown_key_message(root: type[BaseModel], path: PathKey) -> str:
     return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})"
 
 
+def _shown(value: Any) -> str:
+    """A value as printed back: credentials in an address are never repeated, a long text is cut."""
+    text = re.sub(r"(//)[^/@\s]*@", r"\1***@", value) if isinstance(value, str) else value
+    shown = repr(text)
+    return shown if len(shown) <= 120 else shown[:100] + "...'"
+
+
 def _value_message(err: dict[str, Any], label: str, description: str) -> str:
     kind, value = err["type"], err.get("input")
     if kind in ("date_from_datetime_parsing", "date_parsing", "date_type", "date_from_datetime_inexact"):
@@ -98,7 +106,9 @@ def _value_message(err: dict[str, Any], label: str, description: str) -> str:
     if kind == "string_pattern_mismatch":
         return f"{label}: {value!r} is not valid; expected {description}"
     if kind == "value_error":
-        return f"{label}: {err['msg'].removeprefix('Value error, ')}, got {value!r}"
+        return f"{label}: {err['msg'].removeprefix('Value error, ')}, got {_shown(value)}"
+    if kind == "string_too_long":
+        return f"{label}: {len(value):,} characters, over the limit of {err['ctx']['max_length']:,}; shorten it"
     if kind in ("model_type", "dict_type"):
         return f"{label}: expected a mapping of keys (key: value), got {type(value).__name__}"
     if kind == "list_type":
