@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pipeline.check import rules as checks
 from pipeline.check.diagnostics import Report
+from pipeline.check.links import check_links
 from pipeline.citations.lockcheck import check_lock
 from pipeline.load.content import ExamContent
 from pipeline.load.loader import exam_folders, load_exam
@@ -31,6 +32,8 @@ def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool 
     exams = []
     for folder in exam_folders(sources):
         loaded = load_exam(folder, report)
+        for source in [loaded.exam_file, *loaded.objective_files]:
+            check_links(source.doc if source else None, report)
         content = loaded.content()
         policy = content.exam.review_policy.max_age_days if content else None
         ctx = checks.CheckContext(today=today, max_review_age_days=policy)
