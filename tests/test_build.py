@@ -34,7 +34,8 @@ def test_outputs_move_into_place(make_sources, tmp_path, monkeypatch):
     result = build_module.build(_content(make_sources), tmp_path / "out")
     assert sorted(p.name for p in result.written) == ["a.txt", "b.txt"]
     assert (tmp_path / "out" / "demo" / "a.txt").read_text() == "new"
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".state", "demo"]  # no staging folder left
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".generations", "demo"]
+    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", "demo-1", "demo-1.state.json"]
 
 
 def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch):
@@ -45,7 +46,8 @@ def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch
     with pytest.raises(RuntimeError):
         build_module.build(_content(make_sources), tmp_path / "out")
     assert old.read_text() == "old"
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["demo"]  # no staging folder, no state saved
+    # the old-style folder became generation 1; the failed generation 2 was removed
+    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", "demo-1"]
 
 
 def test_source_date_defaults_to_latest_review(make_sources, monkeypatch):

@@ -27,6 +27,8 @@ def run(args: argparse.Namespace) -> int:
         print("build: not built: fix the errors above; earlier outputs were left as they were", file=sys.stderr)
         return 1
     built = build(result.exams, args.out, options={"paper": args.paper}, force=args.force)
+    for sentence in built.recovered:
+        print(f"build: warning: {sentence}", file=sys.stderr)
     for path in built.written:
         print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
     for path in built.unchanged:
