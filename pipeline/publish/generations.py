@@ -46,21 +46,23 @@ class Generations:
         self.out, self.exam_id = out, exam_id
         self.link = out / exam_id
         self.folder = out / FOLDER
-        self._name = re.compile(rf"^{re.escape(exam_id)}-(\d+)(\.state\.json)?$")
+        # a generation, its state, or the temporary file of a state being written
+        self._name = re.compile(rf"^\.?{re.escape(exam_id)}-(\d+)(\.state\.json)?(\.[^.]+\.tmp)?$")
 
     def current(self) -> Path | None:
         """The generation the link points to, when it is a link to an existing generation."""
         if not self.link.is_symlink():
             return None
         target = self.folder / Path(os.readlink(self.link)).name
-        return target if target.is_dir() and self._name.match(target.name) else None
+        match = self._name.match(target.name)
+        return target if target.is_dir() and match and not match[2] and not match[3] else None
 
     def state_path(self, generation: Path) -> Path:
         return generation.with_name(generation.name + ".state.json")
 
     def new(self) -> Path:
         """A fresh, empty generation folder, numbered after every one there is."""
-        numbers = [int(m[1]) for p in self.folder.iterdir() if (m := self._name.match(p.name))]
+        numbers = [int(m[1]) for p in self.folder.iterdir() if (m := self._name.match(p.name))]  # never reuse a number
         generation = self.folder / f"{self.exam_id}-{max(numbers, default=0) + 1}"
         generation.mkdir()
         return generation
