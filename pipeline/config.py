@@ -29,9 +29,16 @@ def load(path: Path = CONFIG) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where = re.search(r"at line (\d+), column (\d+)", str(exc))
-        line, col = where.groups() if where else ("1", "1")
+        line, col = _place(str(exc), text)
         raise UsageError(f"{path}:{line}:{col}: error: invalid TOML: {str(exc).split(' (at')[0]}") from None
+
+
+def _place(message: str, text: str) -> tuple[int, int]:
+    """tomllib says "(at line L, column C)" or "(at end of document)"."""
+    if where := re.search(r"at line (\d+), column (\d+)", message):
+        return int(where[1]), int(where[2])
+    lines = text.splitlines() or [""]
+    return (len(lines), len(lines[-1]) + 1) if "end of document" in message else (1, 1)
 
 
 def allow_hosts(path: Path = CONFIG) -> list[str]:
