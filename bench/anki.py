@@ -20,12 +20,12 @@ from pathlib import Path
 import genanki
 
 from bench import Measure, median_seconds
-from pipeline.build import source_date
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
 from pipeline.render import RenderContext
 from pipeline.render.anki import deck as anki_render
 from pipeline.render.anki import deck_notes, note_types
+from pipeline.view import build_view
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sources"
 TODAY = dt.date(2026, 11, 29)
@@ -33,12 +33,12 @@ TODAY = dt.date(2026, 11, 29)
 
 def _context(out: Path, previous: Path) -> RenderContext:
     content = validate(SAMPLE, TODAY).exams[0]
-    return RenderContext(content, out, source_date(content), CitationLock.load(content.folder), previous)
+    return RenderContext(build_view(content, CitationLock.load(content.folder)), out, previous)
 
 
 def _genanki_alone(ctx: RenderContext, notes: list[deck_notes.DeckNote], path: Path) -> None:
     models = {t: note_types.genanki_model(t) for t in note_types.NOTE_TYPES}
-    genanki.Package(anki_render.genanki_decks(ctx.content, notes, models)).write_to_file(str(path), timestamp=0)
+    genanki.Package(anki_render.genanki_decks(ctx.view, notes, models)).write_to_file(str(path), timestamp=0)
 
 
 @contextlib.contextmanager
@@ -62,8 +62,8 @@ def measure() -> list[Measure]:
         previous, out = Path(tmp, "previous"), Path(tmp, "out")
         previous.mkdir(), out.mkdir()
         ctx = _context(out, previous)
-        anki_render.render(RenderContext(ctx.content, previous, ctx.source_date, ctx.lock))  # the build before
-        notes = deck_notes.notes(ctx.content)
+        anki_render.render(RenderContext(ctx.view, previous))  # the build before
+        notes = deck_notes.notes(ctx.view)
         ours, alone = _interleaved(lambda: anki_render.render(ctx), lambda: _genanki_alone(ctx, notes, out / "genanki.apkg"))
     detail = f"render {ours * 1000:.1f} ms vs genanki alone {alone * 1000:.1f} ms ({len(notes)} notes)"
     return [Measure("anki_overhead", ours / alone, "<= 1.2", detail)]

@@ -9,7 +9,6 @@ pipeline/publish/incremental.py); `force` redoes all.
 
 from __future__ import annotations
 
-import datetime as dt
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,18 +20,9 @@ from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
 from pipeline.publish.generations import Generations, exclusive, link_or_copy
 from pipeline.publish.incremental import BuildState, code_and_template_digest, input_digest
-from pipeline.today import source_date_epoch
+from pipeline.view import build_view
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
-
-
-def source_date(content: ExamContent) -> dt.datetime:
-    """SOURCE_DATE_EPOCH when set, else the latest review date in the sources (midnight UTC): never the clock."""
-    epoch = source_date_epoch()
-    if epoch:
-        return epoch
-    latest = max([content.exam.reviewed, *(o.reviewed for o in content.objectives)])
-    return dt.datetime.combine(latest, dt.time(), tzinfo=dt.UTC)
 
 
 @dataclass
@@ -71,8 +61,8 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
         result.unchanged.extend(final_dir / f for name in RENDERERS for f in state.renderers[name]["files"])
         return None
     folder = generations.new()
-    ctx = registry.RenderContext(content, folder, source_date(content), CitationLock.load(content.folder),
-                                 final_dir if final_dir.is_dir() else None, **options)
+    view = build_view(content, CitationLock.load(content.folder))
+    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **options)
     try:
         return _fill(generations, folder, ctx, current, state, digests, fresh, result)
     except BaseException:

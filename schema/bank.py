@@ -20,11 +20,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from schema.citation_status import Status
 from schema.models import QuestionType
 
-SCHEMA_VERSION = "1.0"  # bump the major part when a consumer would break; the minor when fields are added
+SCHEMA_VERSION = "1.1"  # bump the major part when a consumer would break; the minor when fields are added
 
-Rule = Literal["which-term", "term-meaning", "cloze"]
+Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
 
 
@@ -61,6 +62,23 @@ class BankOption(BankModel):
     correct: bool = Field(description="Whether choosing this option is right. single and true_false: exactly one is; multiple: at least one.")
 
 
+class BankChoice(BankModel):
+    """A matching answer or an ordering item, in display order."""
+
+    id: str = Field(description="Stable id within the question: m1, m2... for matching answers (the pairs' answers, then the extra wrong ones); i1, i2... for ordering items, numbered in their correct order.")
+    text: str = Field(description="The text, in inline Markdown.")
+    text_html: str = Field(description="`text` rendered to safe inline HTML.")
+
+
+class BankPair(BankModel):
+    """One prompt of a matching question and the answer that matches it."""
+
+    id: str = Field(description="Stable id within the question: p1, p2... by source position.")
+    prompt: str = Field(description="The prompt, in Markdown.")
+    prompt_html: str = Field(description="`prompt` rendered to safe inline HTML.")
+    answer_id: str = Field(description="Id of the matching answer in `answers`.")
+
+
 class BankCitation(BankModel):
     """A quote from a page that backs the question, through one of its key points."""
 
@@ -69,7 +87,7 @@ class BankCitation(BankModel):
     title: str = Field(description="Title of the quoted page.")
     publisher: str | None = Field(description="Who publishes the page when it is not the exam's vendor, else null.")
     quote: str = Field(description="The page's own words; a cut is marked with an ellipsis (...).")
-    status: str = Field(description="The last check of the quote against the page, from the citation lock: found, drifted, missing, dead, blocked, unreachable, unsupported, or unchecked.")
+    status: Status = Field(description="The last check of the quote against the page, from the citation lock (unchecked when never checked).")
     checked: dt.date | None = Field(description="When the quote was last checked (YYYY-MM-DD), null when never.")
 
 
@@ -84,14 +102,18 @@ class BankQuestion(BankModel):
     """One practice question."""
 
     id: str = Field(description="Stable id from the sources: the author's id, or gen-<rule>-<id of the term or key point>[-c<cloze number>] for generated ones.")
-    type: QuestionType = Field(description="single | multiple | true_false | short_answer.")
+    type: QuestionType = Field(description="single | multiple | true_false | short_answer | matching | ordering.")
     objective: str = Field(description="Id of the objective the question belongs to, e.g. 6.1.")
     section: int = Field(description="Number of the section the objective belongs to.")
     category_path: list[str] = Field(description="Exam code, section and objective (number and title), for LMS question categories; join with the separator the LMS uses.")
     title: str = Field(description="A short plain-text name for the question (its stem, shortened), for LMS question lists.")
     stem: str = Field(description="The question, in Markdown.")
     stem_html: str = Field(description="`stem` rendered to safe HTML (block level).")
-    options: list[BankOption] = Field(description="The choices in display order; empty for short_answer. true_false: True then False.")
+    options: list[BankOption] = Field(description="The choices in display order (a shuffle seeded by the question id, the same in every output); empty for short_answer, matching and ordering. true_false: True then False.")
+    pairs: list[BankPair] = Field(description="matching: the prompts in the author's order, each with the id of its answer; empty for other types.")
+    answers: list[BankChoice] = Field(description="matching: every answer (the right ones and extra wrong ones) in display order; empty for other types.")
+    items: list[BankChoice] = Field(description="ordering: the items in display order; empty for other types.")
+    correct_order: list[str] = Field(description="ordering: the items' ids in their correct order; empty for other types.")
     answer: str | None = Field(description="short_answer: the model answer, in Markdown; null for the other types (see the options' `correct`).")
     answer_html: str | None = Field(description="`answer` rendered to safe HTML, null when `answer` is.")
     accepted_answers: list[str] = Field(description="short_answer: plain-text answers an automatic grader may accept (case-insensitive); empty when a person must grade the model answer (an essay).")
@@ -103,7 +125,7 @@ class BankQuestion(BankModel):
     citations: list[BankCitation] = Field(description="The quotes of those key points, in key point order; empty when none back it.")
     source: SourceRef = Field(description="Where in the sources the question comes from.")
     generated: Literal[False] | Rule = Field(
-        description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition), cloze (fill in a key point's cloze gap)."
+        description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition), cloze (fill in a key point's cloze gap), matching (match definitions of a group of terms with the terms)."
     )
 
 

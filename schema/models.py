@@ -139,23 +139,36 @@ class Lab(Strict):
     url: HttpUrl = Field(description="Where the lab is.")
 
 
-QuestionType = Literal["single", "multiple", "true_false", "short_answer"]
+QuestionType = Literal["single", "multiple", "true_false", "short_answer", "matching", "ordering"]
+
+
+class MatchPair(Strict):
+    """One pair of a matching question: a prompt and the answer that goes with it."""
+
+    prompt: Markdown = Field(description="What is shown on the left, in inline Markdown (e.g. a definition).")
+    answer: Text = Field(description="What matches it, in inline Markdown (e.g. a term); answers of one question must differ.")
 
 
 class Question(Strict):
-    """A practice question. Which of `options` / `answer` it needs depends on `type` (see pipeline/check/rules.py).
+    """A practice question. Which fields it needs depends on `type` (each type's module in pipeline/questions/ checks them).
 
     - single: 2-6 `options`, `answer` is the text of the one correct option.
     - multiple: 2-6 `options`, `answer` is a list of the correct options' texts (at least one).
     - true_false: no `options`, `answer` is true or false.
     - short_answer: no `options`, `answer` is the model answer.
+    - matching: 2-8 `pairs` (prompt -> answer), answers distinct; optional `extra_answers` that match nothing.
+    - ordering: 3-8 `items`, written in their correct order; shown shuffled.
     """
 
     id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-q1).")
-    type: QuestionType = Field(description="single | multiple | true_false | short_answer.")
+    type: QuestionType = Field(description="single | multiple | true_false | short_answer | matching | ordering.")
     stem: Markdown = Field(description="The question, in Markdown.")
-    options: list[Text] = Field(default_factory=list, description="Choices for single and multiple questions, in display order.")
-    answer: bool | Paragraph | list[Text] = Field(description="The correct option text (single), option texts (multiple), true/false, or a model answer (short_answer).")
+    options: list[Text] = Field(default_factory=list, description="Choices for single and multiple questions, in the author's order (shown shuffled unless `shuffle: false`).")
+    answer: bool | Paragraph | list[Text] | None = Field(default=None, description="The correct option text (single), option texts (multiple), true/false, or a model answer (short_answer); none for matching and ordering.")
+    pairs: list[MatchPair] = Field(default_factory=list, description="matching: the prompt -> answer pairs.")
+    extra_answers: list[Text] = Field(default_factory=list, description="matching: wrong answers offered beside the right ones.")
+    items: list[Text] = Field(default_factory=list, description="ordering: the items, in their correct order.")
+    shuffle: bool = Field(default=True, description="Show options (or answers, or items) in a shuffled order seeded by the id; false keeps the author's order (e.g. for 'All of the above').")
     explanation: Markdown = Field(description="Why the answer is right, in Markdown.")
     difficulty: Literal["easy", "medium", "hard"] = Field(default="medium", description="How hard the question is.")
     key_points: list[ItemId] = Field(default_factory=list, description="Ids of the key points (any objective of the exam) whose citations back this question.")

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from pipeline.render.anki.card_fields import answer_html, cloze_html, option_htmls, options_html, sources_html
+import datetime as dt
+
+from pipeline.render.anki.card_fields import answer_html, cloze_html, options_html, sources_html
 from pipeline.text import cloze
-from schema.models import Citation, Question
+from pipeline.view.model import CitationView, QuestionView
+from schema.citation_status import Status
+from schema.models import MatchPair, Question
+from tests.viewkit import view_of
 
 
 def test_cloze_marks_survive_markdown():
@@ -27,23 +32,50 @@ def test_text_without_marks_is_plain_inline_markdown():
     assert cloze_html("no *marks* here") == "no <em>marks</em> here"
 
 
-def _question(**kw) -> Question:
-    return Question(id="q", stem="s", explanation="e", **kw)
+def _question(**kw) -> QuestionView:
+    return view_of(Question(id="q", stem="s", explanation="e", shuffle=False, **kw))
 
 
 def test_options_and_answers_are_lettered():
     single = _question(type="single", options=["a", "`b`", "c"], answer="`b`")
-    assert options_html(option_htmls(single)) == '<ol type="A"><li>a</li><li><code>b</code></li><li>c</li></ol>'
-    assert answer_html(single, option_htmls(single)) == "B. <code>b</code>"
+    assert options_html(single) == '<ol type="A"><li>a</li><li><code>b</code></li><li>c</li></ol>'
+    assert answer_html(single) == "B. <code>b</code>"
     multiple = _question(type="multiple", options=["a", "b", "c"], answer=["a", "c"])
-    assert answer_html(multiple, option_htmls(multiple)) == "<ul><li>A. a</li><li>C. c</li></ul>"
-    assert answer_html(_question(type="true_false", answer=False), []) == "False"
+    assert answer_html(multiple) == "<ul><li>A. a</li><li>C. c</li></ul>"
+    assert answer_html(_question(type="true_false", answer=False)) == "False"
     short = _question(type="short_answer", answer="x")
-    assert (options_html(option_htmls(short)), answer_html(short, [])) == ("", "")
+    assert (options_html(short), answer_html(short)) == ("", "")
 
 
-def test_sources_are_listed_once_each_and_escaped():
-    cite = Citation(url="https://e.example/a?x=1&y=2", title="A <page>", quote="q")
-    again = Citation(url="https://e.example/a?x=1&y=2", title="A <page>", quote="other", publisher="P")
-    assert sources_html([cite, again], "V") == '<ul><li><a href="https://e.example/a?x=1&amp;y=2">A &lt;page&gt;</a> (V)</li></ul>'
-    assert sources_html([], "V") == ""
+def test_letters_follow_the_display_order():
+    shuffled = view_of(Question(id="6.1-q1", type="single", stem="s", explanation="e", options=["a", "b", "c", "d"], answer="b"))
+    letter = next(o.letter for o in shuffled.options if o.correct)
+    assert answer_html(shuffled) == f"{letter}. b"
+    assert [o.id for o in shuffled.options] != ["a", "b", "c", "d"]  # this id's seed does reorder them
+
+
+def test_matching_and_ordering_show_their_parts():
+    pairs = [MatchPair(prompt="one", answer="1"), MatchPair(prompt="two", answer="2")]
+    matching = _question(type="matching", pairs=pairs, extra_answers=["3"])
+    assert options_html(matching) == '<ol class="prompts"><li>one</li><li>two</li></ol><div class="label">Answers</div><ol type="A"><li>1</li><li>2</li><li>3</li></ol>'
+    assert answer_html(matching) == "<ul><li>1. one → A. 1</li><li>2. two → B. 2</li></ul>"
+    ordering = view_of(Question(id="ord", type="ordering", stem="s", explanation="e", items=["x", "y", "z"]))
+    shown = [i.text_md for i in ordering.items]
+    assert shown != ["x", "y", "z"] and sorted(shown) == ["x", "y", "z"]
+    expected = "".join(f"<li>{next(i.letter for i in ordering.items if i.text_md == t)}. {t}</li>" for t in "xyz")
+    assert answer_html(ordering) == f"<ol>{expected}</ol>"
+
+
+def _citation(**kw) -> CitationView:
+    base = {"key_point": "k", "url": "https://e.example/a?x=1&y=2", "title": "A <page>", "quote": "q", "speaker": "V",
+            "publisher": None, "status": Status.UNCHECKED, "checked": None, "ref": 1}
+    return CitationView(**{**base, **kw})
+
+
+def test_sources_are_listed_once_each_with_their_check_and_escaped():
+    cite, again = _citation(), _citation(quote="other", status=Status.FOUND, checked=dt.date(2026, 11, 20))
+    assert sources_html((cite, again)) == (
+        '<ul><li><a href="https://e.example/a?x=1&amp;y=2">A &lt;page&gt;</a> (V): '
+        '<span class="check check-unchecked">not yet checked</span>; <span class="check check-found">found on the page, 2026-11-20</span></li></ul>'
+    )
+    assert sources_html(()) == ""

@@ -89,7 +89,7 @@ def test_every_status_in_report_and_lock(run_cli, sources):
     assert (found["file"], found["line"], found["match"], found["score"]) == ("sources/demo/audit.yaml", quote_line(sources, "found"), "exact", 1.0)
     assert (drifted["match"], drifted["closest"]) == ("fuzzy", QUOTES["found"])
     assert drifted["diff"] == "Sequence packing is a [-testing-] {+training+} technique wherein multiple training sequences (examples) are concatenated"
-    assert report["summary"] == {s: 1 for s in QUOTES}
+    assert report["summary"] == {s: 1 for s in QUOTES} | {"archived": 0, "moved": 0}
     assert report["reviews"] == [
         {"file": "sources/demo/audit.yaml", "line": 4, "reviewed": "2026-11-01", "status": "fresh", "age_days": 28},
         {"file": "sources/demo/exam.yaml", "line": 6, "reviewed": "2026-11-01", "status": "fresh", "age_days": 28},

@@ -9,6 +9,7 @@ import pytest
 from pipeline import build as build_module
 from pipeline.check.validate import validate
 from pipeline.render import RenderContext
+from pipeline.view.build import source_date
 from tests.conftest import TODAY
 
 
@@ -53,9 +54,9 @@ def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch
 def test_source_date_defaults_to_latest_review(make_sources, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     content = _content(make_sources)[0]
-    assert build_module.source_date(content) == dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    assert source_date(content) == dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798156800")
-    assert build_module.source_date(content) == dt.datetime(2026, 12, 25, tzinfo=dt.UTC)
+    assert source_date(content) == dt.datetime(2026, 12, 25, tzinfo=dt.UTC)
 
 
 class _Counting:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 
+from pipeline.check.validate import validate
+from pipeline.citations.lock import CitationLock
 from pipeline.render.anki import deck_timestamp
+from pipeline.view import build_view
 
 
 def test_newest_input_time_when_nothing_forces_more():
@@ -18,11 +22,12 @@ def test_changed_notes_are_always_newer_than_the_previous_build():
     assert deck_timestamp.choose(1000, previous=5000, changed=True) == 5001  # old file times, a clock set back
 
 
-def test_source_date_epoch_wins(tmp_path, monkeypatch):
-    file = tmp_path / "a.yaml"
-    file.write_text("x")
-    os.utime(file, (1000, 1000))
+def test_source_date_epoch_wins(make_sources, monkeypatch):
+    sources = make_sources()
+    for path in sources.rglob("*"):
+        os.utime(path, (1000, 1000))
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    assert deck_timestamp.package_timestamp([file], previous=None, changed=False) == 1000
+    content = validate(sources, dt.date(2026, 11, 29)).exams[0]
+    assert deck_timestamp.package_timestamp(build_view(content, CitationLock.load(content.folder)), previous=None, changed=False) == 1000
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798156800")
-    assert deck_timestamp.package_timestamp([file], previous=5000, changed=True) == 1798156800
+    assert deck_timestamp.package_timestamp(build_view(content, CitationLock.load(content.folder)), previous=5000, changed=True) == 1798156800

@@ -41,7 +41,10 @@ def sample():
 def test_fewer_than_four_terms_gives_no_term_question_and_says_why(make_sources):
     generation = generate(_content(make_sources("valid")))  # one term
     assert [s.rule for s in generation.questions] == ["cloze"]
-    assert generation.notes == ["no term questions: the exam defines 1 term(s), and a question with three distractors needs 4"]
+    assert generation.notes == [
+        "no term questions: the exam defines 1 term(s), and a question with three distractors needs 4",
+        "no matching question for 1 term(s) of section 1: a matching question needs 4",
+    ]
 
 
 def test_every_term_gets_both_rules(demo):

@@ -83,11 +83,11 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
 def test_sample_deck_imports_cleanly(build, collection, sample_copy, tmp_path):
     log = import_package(collection, build(sample_copy, tmp_path / "out") / "deck.apkg")
     assert (len(log.conflicting), len(log.duplicate), len(log.missing_notetype), len(log.empty_first_field)) == (0, 0, 0, 0)
-    assert len(log.new) == collection.note_count() == 56  # 18 terms, 30 questions, 8 key points with cloze marks
+    assert len(log.new) == collection.note_count() == 58  # 18 terms, 32 questions, 8 key points with cloze marks
     expected = expected_cards(sample_copy)
     cards = [collection.get_card(cid) for cid in collection.find_cards("")]
     by_type = Counter(note_types.NOTE_TYPES[[t.model_id for t in note_types.NOTE_TYPES].index(c.note().mid)].key for c in cards)
-    assert by_type == expected["type"] == Counter(term=36, question=30, cloze=8)
+    assert by_type == expected["type"] == Counter(term=36, question=32, cloze=8)
     by_deck = Counter(collection.decks.name(c.did).rsplit("::", 1)[1].split()[0] for c in cards)
     assert by_deck == expected["objective"]
 
@@ -136,7 +136,7 @@ def test_rebuild_after_editing_a_definition_updates_that_note(build, sample_copy
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 56)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 58)
     (note_id,) = col.find_notes('"Term:Tensor Core"')
     assert col.get_note(note_id)["Definition"] == "<p>A GPU unit for fast matrix multiply-accumulate, edited.</p>"
     col.close()
@@ -157,7 +157,7 @@ def test_edit_reaches_anki_without_a_previous_build(build, sample_copy, tmp_path
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 56)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 58)
     assert col.get_note(col.find_notes('"Term:Tensor Core"')[0])["Definition"] == "<p>Edited again.</p>"
     col.close()
 
@@ -174,7 +174,7 @@ def test_template_change_updates_the_note_type(build, sample_copy, tmp_path, mon
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 56)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 58)
     assert col.db.scalar("SELECT count() FROM notetypes WHERE name LIKE 'Exam prep: question%'") == 1  # updated, not copied
     card = col.get_card(col.find_cards("tag:NCA-GENM::type::question")[0])
     assert "Take your time." in card.question()
@@ -196,10 +196,10 @@ def test_removed_and_added_notes_are_listed(build, sample_copy, tmp_path):
     build(sample_copy, tmp_path / "out")
     file = copy_of(sample_copy, OBJECTIVES[0])
     text = file.read_text(encoding="utf-8")
-    file.write_text(text.replace("id: 6.1-q9", "id: 6.1-q10"), encoding="utf-8")  # the same question under a new id
+    file.write_text(text.replace("id: 6.1-q9", "id: 6.1-q90"), encoding="utf-8")  # the same question under a new id
     changes = json.loads((build(sample_copy, tmp_path / "out") / "deck-changes.json").read_text())
     assert [n["ref"] for n in changes["notes"]["removed"]] == ["6.1-q9"]
-    assert [n["ref"] for n in changes["notes"]["added"]] == ["6.1-q10"]
+    assert [n["ref"] for n in changes["notes"]["added"]] == ["6.1-q90"]
     assert changes["notes"]["removed"][0]["front"].startswith("Zeroing half the entries")
 
 

@@ -77,7 +77,8 @@ def test_every_authored_question_is_in_the_bank(sample_bank, sample_content):
 def test_choice_questions_have_the_right_number_of_correct_options(sample_bank):
     for q in _questions(sample_bank):
         correct = sum(o["correct"] for o in q["options"])
-        expected = {"single": correct == 1, "true_false": correct == 1, "multiple": correct >= 1, "short_answer": q["options"] == []}
+        expected = {"single": correct == 1, "true_false": correct == 1, "multiple": correct >= 1, "short_answer": q["options"] == [],
+                    "matching": q["options"] == [] and len(q["pairs"]) >= 2, "ordering": q["options"] == [] and len(q["items"]) >= 3}
         assert expected[q["type"]], q["id"]
         assert len({o["id"] for o in q["options"]}) == len(q["options"]), q["id"]
 
@@ -146,4 +147,7 @@ def test_an_objective_without_question_or_quote_is_flagged(run_cli, make_sources
     coverage = _coverage(run_cli, make_sources, tmp_path, "valid", "uncited_key_point")  # a warning, still built
     rows = {o["id"]: o for s in coverage["sections"] for o in s["objectives"]}
     assert rows["1.2"]["flags"] == ["no_question", "no_citation"]
-    assert coverage["notes"] == ["no term questions: the exam defines 1 term(s), and a question with three distractors needs 4"]
+    assert coverage["notes"] == [
+        "no term questions: the exam defines 1 term(s), and a question with three distractors needs 4",
+        "no matching question for 1 term(s) of section 1: a matching question needs 4",
+    ]

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pipeline.build import source_date
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock, LockEntry
 from pipeline.render import RENDERERS, RenderContext
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.fetcher import TEMPLATES, RefusedFetch, TemplateOnlyFetcher
 from pipeline.render.guide.pdf import guide_html, html_to_pdf, render
+from pipeline.view import build_view
 from tests.conftest import SAMPLE, TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value
@@ -32,9 +32,9 @@ def load_sample(sources: Path = SAMPLE):
     return validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
 
 
-def context(content, out_dir: Path, **changes) -> RenderContext:
-    fields = {"source_date": source_date(content), "lock": CitationLock.load(content.folder), **changes}
-    return RenderContext(content, out_dir, **fields)
+def context(content, out_dir: Path, *, lock: CitationLock | None = None, source_date: dt.datetime | None = None, **options) -> RenderContext:
+    view = build_view(content, lock or CitationLock.load(content.folder), when=source_date)
+    return RenderContext(view, out_dir, **options)
 
 
 def render_into(content, folder: Path, **changes) -> PdfReader:
@@ -229,10 +229,10 @@ def test_lock_status_shows_in_callouts_and_references(sample, tmp_path):
     entry = LockEntry(citation.url, citation.quote, "found", dt.date(2026, 11, 20))
     lock = CitationLock(Path("lock.json"), {(citation.url, citation.quote): entry})
     guide = build_guide(context(sample, tmp_path, lock=lock))
-    quote = guide.sections[0].objectives[0].key_points[0].callouts[0].quotes[0]
-    assert quote.check.text == "found on the page, 2026-11-20"
+    quote = guide.sections[0].objectives[0].key_points[0].citations[0]
+    assert quote.status_text == "found on the page, 2026-11-20"
     first = guide.references[0]
-    assert (first.url, first.last_checked) == (citation.url, dt.date(2026, 11, 20))
+    assert (first.ref.url, first.last_checked) == (citation.url, dt.date(2026, 11, 20))
     assert dict(first.statuses) == {"found on the page": 1, "not yet checked": first.quotes - 1}
 
 
@@ -244,7 +244,7 @@ def test_unchecked_quotes_say_not_yet_checked(sample, tmp_path):
 
 def test_publisher_names_the_callout(sample, tmp_path):
     guide = build_guide(context(sample, tmp_path))
-    speakers = {c.speaker for o in guide.objectives for kp in o.key_points for c in kp.callouts}
+    speakers = {c.speaker for o in guide.objectives for kp in o.key_points for c in kp.citations}
     assert speakers == {"NVIDIA", "PyTorch"}
 
 
@@ -265,8 +265,11 @@ def test_glossary_is_alphabetical_with_its_objective(sample, tmp_path):
 
 def test_answer_key_letters_and_evidence(sample, tmp_path):
     guide = build_guide(context(sample, tmp_path))
-    answers = {a.question.id: a for group in guide.answers for a in group.answers}
-    assert answers["6.1-q1"].choices == (("C", "8"),)
-    assert [letter for letter, _ in answers["6.1-q8"].choices] == ["A", "B", "C"]
+    answers = {q.id: q for group in guide.answers for q in group.answers}
+    [right] = answers["6.1-q1"].correct_options
+    assert right.text_md == "8" and right.letter == "ABCD"[[o.id for o in answers["6.1-q1"].options].index(right.id)]
+    assert len(answers["6.1-q8"].correct_options) == 3
     assert answers["6.1-q2"].answer_md == "False"
-    assert [q.quote for q in answers["6.1-q1"].evidence] == [sample.objectives[0].key_points[0].citations[0].quote]
+    assert [q.quote for q in answers["6.1-q1"].citations] == [sample.objectives[0].key_points[0].citations[0].quote]
+    html = guide_html(context(sample, tmp_path))
+    assert f'<span class="letter">{right.letter}</span> 8</li>' in html.split('id="answer-6.1-q1"')[1].split("</ul>")[0]

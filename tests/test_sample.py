@@ -79,7 +79,7 @@ def test_sample_has_four_objectives_with_five_questions_of_all_types():
     assert [o.id for o in content.objectives] == ["6.1", "6.2", "6.3", "6.4"]
     for objective in content.objectives:
         assert len(objective.questions) >= 5, objective.id
-    assert {q.type for _, q in content.questions()} == {"single", "multiple", "true_false", "short_answer"}
+    assert {q.type for _, q in content.questions()} == {"single", "multiple", "true_false", "short_answer", "matching", "ordering"}
 
 
 def _break_broken_yaml(file: Path) -> tuple[int, str]:

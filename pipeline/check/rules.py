@@ -17,11 +17,9 @@ from pipeline.check.diagnostics import Report
 from pipeline.load.content import ExamContent, ObjectiveFile, SourceFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey
+from pipeline.questions import type_of
 from pipeline.text import cloze
 from schema.models import Question
-
-CHOICE_TYPES = ("single", "multiple")
-MIN_OPTIONS, MAX_OPTIONS = 2, 6
 
 
 @dataclass(frozen=True)
@@ -50,40 +48,10 @@ def check_review_date(file: SourceFile, path: PathKey, reviewed: dt.date, ctx: C
         _warn(report, file, path, f"last reviewed {reviewed}, {age} days ago; the review policy allows {ctx.max_review_age_days} days: check the content again and update the date", "review-stale")
 
 
-def _check_options(file: SourceFile, path: PathKey, q: Question, report: Report) -> None:
-    if q.type not in CHOICE_TYPES:
-        if q.options:
-            _err(report, file, path + ("options",), f"a {q.type} question takes no options; remove them", "question-options")
-        return
-    if not MIN_OPTIONS <= len(q.options) <= MAX_OPTIONS:
-        _err(report, file, path + ("options",), f"a {q.type} question needs {MIN_OPTIONS} to {MAX_OPTIONS} options, got {len(q.options)}", "question-options")
-    seen: set[str] = set()
-    for i, option in enumerate(q.options):
-        if option.casefold() in seen:
-            _err(report, file, path + ("options", i), f"option {option!r} is given twice; options must differ", "question-options")
-        seen.add(option.casefold())
-
-
-def _check_answer(file: SourceFile, path: PathKey, q: Question, report: Report) -> None:
-    where = path + ("answer",)
-    expected = {
-        "single": (str, "the text of one of its options"),
-        "multiple": (list, "a list of the correct options' texts"),
-        "true_false": (bool, "true or false"),
-        "short_answer": (str, "the model answer as text"),
-    }[q.type]
-    if not isinstance(q.answer, expected[0]):
-        _err(report, file, where, f"a {q.type} question's answer must be {expected[1]}, got {q.answer!r}", "question-answer")
-        return
-    answers = [q.answer] if q.type == "single" else (q.answer if q.type == "multiple" else [])
-    if q.type == "multiple" and not answers:
-        _err(report, file, where, "a multiple question needs at least one correct option", "question-answer")
-    if q.type == "multiple" and len(set(answers)) != len(answers):
-        _err(report, file, where, "the same option is listed twice among the answers", "question-answer")
-    for i, answer in enumerate(answers):
-        if answer not in q.options:
-            at = where + (i,) if q.type == "multiple" else where
-            _err(report, file, at, f"{answer!r} is not one of the options ({'; '.join(map(repr, q.options))})", "question-answer")
+def check_question(file: SourceFile, path: PathKey, q: Question, report: Report) -> None:
+    """The rules of the question's type (pipeline/questions/), each error on the node it is about."""
+    for sub_path, message, code in type_of(q.type).check(q):
+        _err(report, file, path + sub_path, message, code)
 
 
 def check_objective(file: ObjectiveFile, ctx: CheckContext, report: Report) -> None:
@@ -96,8 +64,7 @@ def check_objective(file: ObjectiveFile, ctx: CheckContext, report: Report) -> N
         for problem in cloze.problems(point.text):
             _err(report, file, ("key_points", i, "text"), problem, "cloze")
     for i, question in file.indexed("questions"):
-        _check_options(file, ("questions", i), question, report)
-        _check_answer(file, ("questions", i), question, report)
+        check_question(file, ("questions", i), question, report)
 
 
 def _normalized(text: str) -> str:

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from pipeline.errors import UsageError
 from pipeline.publish.atomic import write_atomic
+from schema.citation_status import Status
 
 LOCK_NAME = "citations.lock.json"
-UNCHECKED = "unchecked"
+UNCHECKED = Status.UNCHECKED
 FORMAT = 1
 ABOUT = "Written by `python -m pipeline audit` (make audit): one entry per cited (url, quote). Commit it; do not edit it by hand."
 
@@ -36,7 +37,7 @@ class LockError(UsageError):
 class LockEntry:
     url: str
     quote: str
-    status: str  # found | drifted | missing | dead | blocked | unreachable | unsupported | unchecked
+    status: Status
     checked: dt.date | None = None
     match: str | None = None
     score: float | None = None
@@ -55,7 +56,7 @@ class LockEntry:
     def from_json(cls, item: dict) -> LockEntry:
         checked = dt.date.fromisoformat(item["checked"]) if item.get("checked") else None
         fields = {k: item.get(k) for k in cls.__dataclass_fields__ if k != "checked"}
-        return cls(**{**fields, "checked": checked})
+        return cls(**{**fields, "checked": checked, "status": Status(item["status"])})
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ def review_json(review: ReviewResult) -> dict:
 
 def counts(result: AuditResult) -> dict[str, int]:
     found = Counter(r.status.value for _, r in result.citations)
-    return {status.value: found[status.value] for status in Status}
+    return {status.value: found[status.value] for status in Status if status is not Status.UNCHECKED}  # an audit checks every quote
 
 
 def _ordered(result: AuditResult) -> tuple[list, list]:

@@ -1,22 +1,14 @@
 """The statuses a citation can have after an audit (see `verdict` for what each means).
 
-Kept apart from the fetching code so that `validate` can name them without importing the network stack.
+The vocabulary itself is a contract and lives in schema/citation_status.py; this module adds what the
+audit needs to know about them. Kept apart from the fetching code so that `validate` can name them
+without importing the network stack.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+from schema.citation_status import LABELS, Status
 
-
-class Status(StrEnum):
-    FOUND = "found"
-    DRIFTED = "drifted"
-    MISSING = "missing"
-    DEAD = "dead"
-    BLOCKED = "blocked"
-    UNREACHABLE = "unreachable"
-    UNSUPPORTED = "unsupported"
-
-
-CONTENT_VERDICTS = frozenset({Status.FOUND, Status.DRIFTED, Status.MISSING})
 TRANSIENT = frozenset({Status.BLOCKED, Status.UNREACHABLE})  # may well answer tomorrow
+
+__all__ = ["LABELS", "TRANSIENT", "Status"]

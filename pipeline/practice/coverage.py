@@ -5,15 +5,18 @@ set against the section's weight in the exam, with the gaps an author should fil
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from pipeline.load.content import ExamContent
-from pipeline.practice.generate import Generation
-from schema.bank import BankQuestion, Coverage, Flag, ObjectiveCoverage, SectionCoverage
+from schema.bank import Coverage, DroppedQuestion, Flag, ObjectiveCoverage, SectionCoverage
 from schema.models import Objective, Section
 
+if TYPE_CHECKING:  # the view builds coverage from its questions
+    from pipeline.view.model import QuestionView
 
-def make_coverage(content: ExamContent, questions: list[BankQuestion], generation: Generation) -> Coverage:
-    counts = Counter((q.objective, q.generated is not False) for q in questions)
+
+def make_coverage(content: ExamContent, questions: list[QuestionView], dropped: list[DroppedQuestion], notes: list[str]) -> Coverage:
+    counts = Counter((q.objective, q.generated is not None) for q in questions)
     by_section: dict[int, list[Objective]] = {}
     for objective in content.objectives:  # already in outline order
         by_section.setdefault(int(objective.id.split(".")[0]), []).append(objective)
@@ -21,11 +24,11 @@ def make_coverage(content: ExamContent, questions: list[BankQuestion], generatio
     total_weight = sum(s.weight for s in sections)
     rows = [_section(s, [_objective(o, counts) for o in by_section.get(s.number, [])], total_weight, len(questions)) for s in sections]
     return Coverage(
-        authored=sum(1 for q in questions if q.generated is False),
-        generated=sum(1 for q in questions if q.generated is not False),
+        authored=sum(1 for q in questions if q.generated is None),
+        generated=sum(1 for q in questions if q.generated is not None),
         sections=rows,
-        dropped=generation.dropped,
-        notes=generation.notes,
+        dropped=dropped,
+        notes=notes,
     )
 
 

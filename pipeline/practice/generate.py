@@ -1,12 +1,14 @@
 """Question generation: more practice questions from what authors already wrote, the key terms and the
 cloze marks of key points.
 
-Three rules, each named in the bank's `generated` field:
+Four rules, each named in the bank's `generated` field:
 - which-term: a term's definition is shown; pick the term it defines among four terms.
 - term-meaning: a term is named; pick its definition among four definitions.
 - cloze: a key point with a cloze mark becomes a fill-in (short_answer) question, one per cloze number.
   Short answer, not single choice: the other gaps of the exam hide phrases of other kinds (a number, a
   technique, a reason), which would make distractors a candidate rules out at a glance.
+- matching: 4-6 terms of one objective (or, for objectives with fewer than four, of their section
+  pooled) become one matching question, definitions -> terms.
 
 Everything is deterministic and derived from source ids: question ids are
 `gen-<rule>-<term slug or key point id>[-c<n>]`, distractors are ranked by a hash of (question id,
@@ -29,7 +31,7 @@ from pipeline.practice.distractors import pick_distractors
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
 from schema.bank import DroppedQuestion, Rule
-from schema.models import KeyPoint, Question, Term
+from schema.models import KeyPoint, MatchPair, Question, Term
 
 # rapidfuzz's ratio (0-100) of two questions' texts (plain stem and right answer, lower-cased, punctuation
 # removed) from which a generated question counts as a near-duplicate of an authored one. The answer is
@@ -74,7 +76,7 @@ def authored(content: ExamContent) -> list[SourcedQuestion]:
 def generate(content: ExamContent) -> Generation:
     """Every generated question of the exam that does not repeat an authored one."""
     result = Generation()
-    drafts = _term_questions(content, result.notes) + _cloze_questions(content)
+    drafts = _term_questions(content, result.notes) + _cloze_questions(content) + _matching_questions(content, result.notes)
     _keep_new(drafts, authored(content), result)
     result.questions.sort(key=lambda s: s.question.id)
     result.dropped.sort(key=lambda d: d.id)
@@ -161,6 +163,57 @@ def _term_meaning(term: SourcedTerm, section: list[SourcedTerm], exam: list[Sour
     stem = f"What does the term *{term.term.term}* mean?"
     explanation = f"**{term.term.term}**: {term.term.definition}"
     return SourcedQuestion(_choice(qid, stem, term.masked, wrong, explanation), term.file, ("terms", term.index), "term-meaning")
+
+
+# --- matching -----------------------------------------------------------------------------------
+
+MATCH_MIN, MATCH_MAX = 4, 6
+
+
+def _groups(items: list, low: int = MATCH_MIN, high: int = MATCH_MAX) -> tuple[list[list], list]:
+    """Split `items` in order into balanced groups of `low`..`high`; what fits in none is returned apart."""
+    if len(items) < low:
+        return [], items
+    count = -(-len(items) // high)
+    while count > 1 and len(items) / count < low:
+        count -= 1
+    used = items[: high * count]
+    sizes = [len(used) // count + (1 if i < len(used) % count else 0) for i in range(count)]
+    groups, at = [], 0
+    for size in sizes:
+        groups.append(used[at : at + size])
+        at += size
+    return groups, items[len(used):]
+
+
+def _matching_questions(content: ExamContent, notes: list[str]) -> list[SourcedQuestion]:
+    """One matching question per group of 4-6 terms of an objective; leftovers pooled per section."""
+    terms = _sourced_terms(content, [])
+    by_objective: dict[str, list[SourcedTerm]] = {}
+    for term in terms:
+        by_objective.setdefault(term.file.objective.id, []).append(term)
+    groups, pools = [], {}
+    for objective_terms in by_objective.values():
+        made, left = _groups(objective_terms)
+        groups += made
+        pools.setdefault(objective_terms[0].section, []).extend(left)
+    for section, pool in sorted(pools.items()):
+        made, left = _groups(pool)
+        groups += made
+        if left:
+            notes.append(f"no matching question for {len(left)} term(s) of section {section}: a matching question needs {MATCH_MIN}")
+    return [_matching(group) for group in groups]
+
+
+def _matching(group: list[SourcedTerm]) -> SourcedQuestion:
+    first = group[0]
+    pairs = [MatchPair(prompt=" ".join(t.masked.split()), answer=t.term.term) for t in group]
+    question = Question(
+        id=f"gen-matching-{first.slug}", type="matching", difficulty="medium", pairs=pairs,
+        stem="Match each definition with the term it defines.",
+        explanation="; ".join(f"**{t.term.term}**: {' '.join(t.term.definition.split())}" for t in group),
+    )
+    return SourcedQuestion(question, first.file, ("terms", first.index), "matching")
 
 
 # --- cloze -------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The renderers: one module per output format, each `render(ctx) -> list[Path]`, listed in RENDERERS.
 
-A renderer reads only the validated content in its `RenderContext` (never YAML), writes only under
+A renderer reads only the exam view in its `RenderContext` (never YAML, the lock or the clock), writes only under
 `ctx.out_dir`, each path once, and returns the paths it wrote. The build runs all of them into a
 staging folder and moves their files into place only when every one succeeded.
 
@@ -10,22 +10,18 @@ redo never pays for importing weasyprint or genanki.
 
 from __future__ import annotations
 
-import datetime as dt
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.citations.lock import CitationLock
-from pipeline.load.content import ExamContent
+from pipeline.view.model import ExamView
 
 
 @dataclass(frozen=True)
 class RenderContext:
-    content: ExamContent
+    view: ExamView  # the exam, derived once: everything a renderer shows (pipeline/view/)
     out_dir: Path  # the staging folder for this exam: write here, never into the final folder
-    source_date: dt.datetime  # the build's date, from SOURCE_DATE_EPOCH or the sources, never the clock
-    lock: CitationLock  # each quote's check status and date (offline; `lock.entry(url, quote)`)
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
     paper: str = "a4"  # page size of printed outputs (`build --paper`): a CSS page size name, "a4" or "letter"
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from html import escape
 
+from pipeline.questions import TYPES
 from pipeline.text import cloze, markdown
-from schema.models import Citation, Question
+from pipeline.view.model import CitationView, QuestionView
 
 # Private-use characters: Markdown leaves them alone and no source types them.
 _HOLE = "\ue000{}\ue001"
@@ -55,52 +56,68 @@ def context_html(*parts: str) -> str:
     return escape(" · ".join(parts))
 
 
-def link_html(citation: Citation, publisher: str) -> str:
-    return f'<a href="{escape(citation.url)}">{escape(citation.title)}</a> ({escape(citation.publisher or publisher)})'
+def link_html(citation: CitationView) -> str:
+    return f'<a href="{escape(citation.url)}">{escape(citation.title)}</a> ({escape(citation.speaker)})'
 
 
-def sources_html(citations: list[Citation], vendor: str) -> str:
-    """A list of the cited pages, each once, in order of first citation."""
-    seen = dict.fromkeys(c.url for c in citations)
-    firsts = [next(c for c in citations if c.url == url) for url in seen]
-    return "".join(f"<li>{link_html(c, vendor)}</li>" for c in firsts).join(("<ul>", "</ul>")) if firsts else ""
+def status_html(citation: CitationView) -> str:
+    """The quote's last check, as the guide and the site say it ("found on the page, 2026-11-20")."""
+    return f'<span class="check check-{escape(citation.status.value)}">{escape(citation.status_text)}</span>'
 
 
-def quotes_html(citations: list[Citation], vendor: str) -> str:
-    """Each quote with its page: the evidence shown on the back of a key point."""
+def sources_html(citations: tuple[CitationView, ...]) -> str:
+    """The cited pages, each once in order of first citation, with the check of the quotes behind the card."""
+    pages: dict[str, list[CitationView]] = {}
+    for c in citations:
+        pages.setdefault(c.url, []).append(c)
+    items = [f"<li>{link_html(cs[0])}: {'; '.join(dict.fromkeys(status_html(c) for c in cs))}</li>" for cs in pages.values()]
+    return "".join(items).join(("<ul>", "</ul>")) if items else ""
+
+
+def quotes_html(citations: tuple[CitationView, ...]) -> str:
+    """Each quote with its page and its check: the evidence shown on the back of a key point."""
     return "".join(
-        f"<blockquote>{escape(c.quote)}</blockquote><div class=\"cite\">{link_html(c, vendor)}</div>" for c in citations
+        f'<blockquote>{escape(c.quote)}</blockquote><div class="cite">{link_html(c)} · {status_html(c)}</div>' for c in citations
     )
 
 
-INSTRUCTIONS = {
-    "single": "Choose one.",
-    "multiple": "Choose all that apply.",
-    "true_false": "True or false?",
-    "short_answer": "Answer in a few sentences, then compare with the model answer.",
-}
+def instruction(question: QuestionView) -> str:
+    return TYPES[question.type].prompt
 
 
-def option_htmls(question: Question) -> list[str]:
-    """Each option rendered once: both the options list and the answer show them."""
-    return [inline_html(option) for option in question.options]
+def _lettered(items) -> str:
+    return "".join(f"<li>{inline_html(i.text_md)}</li>" for i in items).join(('<ol type="A">', "</ol>"))
 
 
-def options_html(options: list[str]) -> str:
-    """Rendered options lettered A, B, C... (letters the answer refers to); empty for true/false and short answers."""
-    return "".join(f"<li>{option}</li>" for option in options).join(('<ol type="A">', "</ol>")) if options else ""
+def options_html(question: QuestionView) -> str:
+    """What the front shows besides the stem: lettered options (A, B, C... in display order), matching
+    prompts beside lettered answers, or the items to order; empty for true/false and short answers."""
+    if question.type == "matching":
+        prompts = "".join(f"<li>{inline_html(p.prompt_md)}</li>" for p in question.pairs).join(('<ol class="prompts">', "</ol>"))
+        return prompts + '<div class="label">Answers</div>' + _lettered(question.answers)
+    if question.type == "ordering":
+        return _lettered(question.items)
+    return _lettered(question.options) if question.type in ("single", "multiple") else ""
 
 
-def answer_html(question: Question, options: list[str]) -> str:
-    """The correct option(s) with their letters, or True / False; empty for short answers (see model_answer_html)."""
-    if question.type == "short_answer":
-        return ""
+def answer_html(question: QuestionView) -> str:
+    """The correct option(s) with their letters, True / False, the matches, or the order; empty for short answers."""
     if question.type == "true_false":
-        return "True" if question.answer is True else "False"
-    correct = question.answer if isinstance(question.answer, list) else [question.answer]
-    lines = [f"{chr(ord('A') + i)}. {html}" for i, (o, html) in enumerate(zip(question.options, options, strict=True)) if o in correct]
+        return escape(question.answer_md or "")
+    if question.type == "matching":
+        answers = {a.id: a for a in question.answers}
+        lines = [f"{i}. {inline_html(p.prompt_md)} → {answers[p.answer_id].letter}. {inline_html(answers[p.answer_id].text_md)}"
+                 for i, p in enumerate(question.pairs, start=1)]
+    elif question.type == "ordering":
+        items = {i.id: i for i in question.items}
+        lines = [f"{items[i].letter}. {inline_html(items[i].text_md)}" for i in question.correct_order]
+        return "".join(f"<li>{line}</li>" for line in lines).join(("<ol>", "</ol>"))
+    elif question.type in ("single", "multiple"):
+        lines = [f"{o.letter}. {inline_html(o.text_md)}" for o in question.correct_options]
+    else:
+        return ""
     return lines[0] if len(lines) == 1 else "".join(f"<li>{line}</li>" for line in lines).join(("<ul>", "</ul>"))
 
 
-def model_answer_html(question: Question) -> str:
-    return block_html(str(question.answer)) if question.type == "short_answer" else ""
+def model_answer_html(question: QuestionView) -> str:
+    return block_html(question.answer_md) if question.type == "short_answer" and question.answer_md else ""

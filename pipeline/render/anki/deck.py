@@ -12,42 +12,34 @@ from typing import TYPE_CHECKING
 
 import genanki
 
-from pipeline.load.content import ExamContent
-from pipeline.render.anki import apkg, card_fields, deck_changes, deck_notes, deck_timestamp, note_types
+from pipeline.render.anki import apkg, deck_changes, deck_notes, deck_timestamp, note_types
 from pipeline.render.anki.deck_notes import DeckNote
-from pipeline.text import cloze, markdown
+from pipeline.view.model import ExamView
 
 if TYPE_CHECKING:  # pipeline.render imports this module for its registry
     from pipeline.render import RenderContext
 
 DECK_FILE = "deck.apkg"
 CHANGES_FILE = "deck-changes.json"
-# The code that shapes the fields: a change to it changes notes as surely as an edit to the sources does.
-CODE_FILES = tuple(Path(m.__file__) for m in (card_fields, deck_notes, note_types, cloze, markdown))
+TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching", "ordering"})  # all go to the question note type
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    notes = deck_notes.notes(ctx.content)
+    notes = deck_notes.notes(ctx.view)
     models = {t: note_types.genanki_model(t) for t in note_types.NOTE_TYPES if any(n.note_type == t for n in notes)}
     previous = apkg.read(ctx.previous_dir / DECK_FILE) if ctx.previous_dir else None
     changes = deck_changes.compare(previous, snapshot(notes, models.values()))
     timestamp = deck_timestamp.package_timestamp(
-        inputs(ctx.content), previous.timestamp if previous else None, deck_changes.needs_newer_timestamp(changes)
+        ctx.view, previous.timestamp if previous else None, deck_changes.needs_newer_timestamp(changes)
     )
     deck_path, changes_path = ctx.out_dir / DECK_FILE, ctx.out_dir / CHANGES_FILE
-    apkg.write(genanki_decks(ctx.content, notes, models), deck_path, timestamp)
+    apkg.write(genanki_decks(ctx.view, notes, models), deck_path, timestamp)
     changes_path.write_text(deck_changes.to_json(changes, timestamp, previous), encoding="utf-8")
     return [deck_path, changes_path]
 
 
-def inputs(content: ExamContent) -> list[Path]:
-    """Every file the notes are made from: the timestamp's inputs."""
-    sources = [content.exam_file.path, *(f.path for f in content.objective_files)]
-    return [*sources, *note_types.template_files(), *CODE_FILES]
-
-
-def genanki_decks(content: ExamContent, notes: list[DeckNote], models: dict) -> list[genanki.Deck]:
-    decks = {d.name: genanki.Deck(d.deck_id, d.name, d.description) for d in deck_notes.decks(content)}
+def genanki_decks(view: ExamView, notes: list[DeckNote], models: dict) -> list[genanki.Deck]:
+    decks = {d.name: genanki.Deck(d.deck_id, d.name, d.description) for d in deck_notes.decks(view)}
     for note in notes:
         model = models[note.note_type]
         decks[note.deck].add_model(model)

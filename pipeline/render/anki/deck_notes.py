@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import genanki
 
-from pipeline.load.content import ExamContent
 from pipeline.render.anki import card_fields as f
 from pipeline.render.anki.note_types import CLOZE, QUESTION, TERM, NoteType, stable_id
 from pipeline.text import cloze
-from schema.models import KeyPoint, Objective, Question, Term
+from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, QuestionView
+from schema.models import Term
 
 
 @dataclass(frozen=True)
@@ -50,13 +50,12 @@ def _deck_part(text: str) -> str:
     return text.replace("::", ":")  # a `::` in a title would nest a deck
 
 
-def _place(content: ExamContent, objective: Objective) -> _Place:
-    exam, section = content.exam, content.section_of(objective)
-    assert section is not None  # the checks reject an objective outside the declared sections
-    deck = "::".join(_deck_part(p) for p in (exam.code, f"{section.number} {section.title}", f"{objective.id} {objective.title}"))
-    tag = "::".join(_tag_part(p) for p in (exam.code, f"{section.number} {section.title}", f"{objective.id} {objective.title}"))
-    context = f.context_html(exam.code, f"{objective.id} {objective.title}")
-    return _Place(exam.id, deck, tag, context, exam.vendor)
+def _place(view: ExamView, objective: ObjectiveView) -> _Place:
+    exam, section = view.exam, next(s for s in view.sections if s.number == objective.section)
+    parts = (exam.code, section.heading, objective.heading)
+    deck = "::".join(_deck_part(p) for p in parts)
+    tag = "::".join(_tag_part(p) for p in parts)
+    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor)
 
 
 def _tags(place: _Place, exam_code: str, *item_type: str) -> tuple[str, ...]:
@@ -72,31 +71,29 @@ def term_note(place: _Place, code: str, term: Term) -> DeckNote:
     return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck)
 
 
-def question_note(place: _Place, code: str, question: Question, key_points: dict[str, KeyPoint]) -> DeckNote:
-    citations = [c for kp_id in question.key_points if kp_id in key_points for c in key_points[kp_id].citations]
-    options = f.option_htmls(question)
+def question_note(place: _Place, code: str, question: QuestionView) -> DeckNote:
     fields = (
-        f.block_html(question.stem), f.INSTRUCTIONS[question.type], f.options_html(options), f.answer_html(question, options),
-        f.model_answer_html(question), f.block_html(question.explanation), f.sources_html(citations, place.vendor),
+        f.block_html(question.stem_md), f.instruction(question), f.options_html(question), f.answer_html(question),
+        f.model_answer_html(question), f.block_html(question.explanation_md), f.sources_html(question.citations),
         place.context, f.context_html(question.id),
     )
     tags = _tags(place, code, "question", question.type)
     return DeckNote(_guid(place, "question", question.id), QUESTION, fields, tags, place.deck)
 
 
-def cloze_note(place: _Place, code: str, point: KeyPoint) -> DeckNote:
-    fields = (f.cloze_html(point.text), f.quotes_html(point.citations, place.vendor), place.context, f.context_html(point.id))
+def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
+    fields = (f.cloze_html(point.text_md), f.quotes_html(point.citations), place.context, f.context_html(point.id))
     return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
 
 
-def notes(content: ExamContent) -> list[DeckNote]:
-    """Every note of the exam, objective by objective: terms, then cloze key points, then questions."""
-    code, key_points, found = content.exam.code, content.key_points(), []
-    for objective in content.objectives:
-        place = _place(content, objective)
+def notes(view: ExamView) -> list[DeckNote]:
+    """Every note of the exam, objective by objective: terms, then cloze key points, then authored questions."""
+    code, found = view.exam.code, []
+    for objective in view.objectives:
+        place = _place(view, objective)
         found += [term_note(place, code, term) for term in objective.terms]
-        found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text)]
-        found += [question_note(place, code, q, key_points) for q in objective.questions]
+        found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)]
+        found += [question_note(place, code, q) for q in objective.questions]
     return found
 
 
@@ -107,10 +104,10 @@ class ObjectiveDeck:
     description: str  # HTML: the objective's summary
 
 
-def decks(content: ExamContent) -> list[ObjectiveDeck]:
+def decks(view: ExamView) -> list[ObjectiveDeck]:
     """One deck per objective; Anki creates the exam and section decks above them from the `::` names."""
     return [
-        ObjectiveDeck(stable_id(content.exam.id, "deck", o.id), _place(content, o).deck, f.inline_html(o.summary))
-        for o in content.objectives
+        ObjectiveDeck(stable_id(view.exam.id, "deck", o.id), _place(view, o).deck, f.inline_html(o.summary_md))
+        for o in view.objectives
     ]
 

@@ -1,8 +1,8 @@
-"""Everything the study guide's templates need, computed once from a RenderContext.
+"""Everything the study guide's templates need, taken from the exam view.
 
-This is the whole of the guide's logic (grouping, numbering, answers, staleness); the templates only
-lay it out, and weasyprint only prints it. Dates come from the build's source date, never the clock,
-so the same sources give the same guide.
+The guide derives nothing on its own (numbering, answers, staleness and citation status are the view's);
+this module only gathers what the templates lay out. Dates come from the build's source date, never the
+clock, so the same sources give the same guide.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pipeline.render.guide import appendix
-from pipeline.render.guide.citations import References, ReferenceView
-from pipeline.render.guide.objectives import ObjectiveView, SectionView, section_views
+from pipeline.render.guide.citations import ReferenceFacts, reference_facts
+from pipeline.view.model import ObjectiveView, SectionView
 from schema.models import Exam
 
 if TYPE_CHECKING:  # pipeline.render imports the renderers, which import this module
@@ -30,7 +30,7 @@ class Guide:
     sections: tuple[SectionView, ...]
     answers: tuple[appendix.AnswerGroup, ...]
     glossary: tuple[appendix.GlossaryEntry, ...]
-    references: tuple[ReferenceView, ...]
+    references: tuple[ReferenceFacts, ...]
     reviews: tuple[appendix.ReviewView, ...]
     source_date: dt.datetime
     paper: str
@@ -61,17 +61,14 @@ class Guide:
 
 
 def build_guide(ctx: RenderContext) -> Guide:
-    content, today = ctx.content, ctx.source_date.date()
-    refs = References(content, ctx.lock)
-    sections = section_views(content, refs, today)
-    objectives = [o for s in sections for o in s.objectives]
+    view = ctx.view
     return Guide(
-        exam=content.exam,
-        sections=tuple(sections),
-        answers=tuple(appendix.answer_groups(objectives, content, refs)),
-        glossary=tuple(appendix.glossary(objectives)),
-        references=tuple(refs.listing()),
-        reviews=tuple(appendix.reviews(objectives, content, today)),
-        source_date=ctx.source_date,
+        exam=view.exam,
+        sections=view.sections,
+        answers=tuple(appendix.answer_groups(view)),
+        glossary=tuple(appendix.glossary(view)),
+        references=tuple(reference_facts(r) for r in view.references),
+        reviews=tuple(appendix.reviews(view)),
+        source_date=view.source_date,
         paper=ctx.paper,
     )

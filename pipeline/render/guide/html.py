@@ -12,8 +12,11 @@ from functools import lru_cache
 import jinja2
 from markupsafe import Markup
 
+from pipeline.questions import TYPES
+from pipeline.render.guide.citations import callouts
 from pipeline.render.guide.context import Guide
 from pipeline.render.guide.fetcher import TEMPLATES
+from pipeline.text import cloze
 from pipeline.text.markdown import to_html, to_inline_html
 
 GUIDE_TEMPLATES = TEMPLATES / "guide"
@@ -38,7 +41,8 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(markdown=markdown, inline=markdown_inline)
+    env.filters.update(markdown=markdown, inline=markdown_inline, strip_cloze=cloze.strip)
+    env.globals.update(callouts=callouts, prompt=lambda q: TYPES[q.type].prompt)
     return env
 
 

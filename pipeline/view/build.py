@@ -1,0 +1,101 @@
+"""Build the exam view from the validated content, the citation lock and the date: once per exam and build."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pipeline.citations.lock import LOCK_NAME, CitationLock
+from pipeline.load.content import ExamContent, ObjectiveFile
+from pipeline.practice.coverage import make_coverage
+from pipeline.practice.generate import SourcedQuestion, generate
+from pipeline.today import source_date_epoch
+from pipeline.view.citations import Citations
+from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, SectionView
+from pipeline.view.questions import Origin, question_view
+from schema.models import Exam, Objective, Question, Section
+
+
+def source_date(content: ExamContent) -> dt.datetime:
+    """SOURCE_DATE_EPOCH when set, else the latest review date in the sources (midnight UTC): never the clock."""
+    epoch = source_date_epoch()
+    if epoch:
+        return epoch
+    latest = max([content.exam.reviewed, *(o.reviewed for o in content.objectives)])
+    return dt.datetime.combine(latest, dt.time(), tzinfo=dt.UTC)
+
+
+def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None = None, when: dt.datetime | None = None) -> ExamView:
+    """`today` judges staleness and `when` is the build's date; both default to the source date."""
+    when = when or source_date(content)
+    today = today or when.date()
+    citations = Citations(content, lock)
+    generated = _Generated(content)
+    sections = tuple(_section(s, content, citations, generated, today) for s in sorted(content.exam.sections, key=lambda s: s.number))
+    questions = [q for s in sections for o in s.objectives for q in (*o.questions, *o.generated)]
+    exam, policy = content.exam, content.exam.review_policy.max_age_days
+    return ExamView(
+        exam=exam, sections=sections, references=citations.references(),
+        coverage=make_coverage(content, questions, generated.dropped, generated.notes), today=today, source_date=when,
+        source_date_pinned=source_date_epoch() is not None, sources_changed_at=_newest_mtime(content),
+        exam_stale=(today - exam.reviewed).days > policy, exam_age_days=(today - exam.reviewed).days,
+    )
+
+
+def _newest_mtime(content: ExamContent) -> int:
+    """Whole seconds, as Anki stores times: any edit to a source file (or a new lock) makes it newer."""
+    files = [content.exam_file.path, *(f.path for f in content.objective_files), content.folder / LOCK_NAME]
+    return max(p.stat().st_mtime_ns for p in files if p.is_file()) // 1_000_000_000
+
+
+class _Generated:
+    """The generated questions of the exam, by objective, and what the generator left out."""
+
+    def __init__(self, content: ExamContent) -> None:
+        generation = generate(content)
+        self.dropped, self.notes = generation.dropped, generation.notes
+        self.by_objective: dict[str, list[SourcedQuestion]] = {}
+        for sourced in generation.questions:  # sorted by id
+            self.by_objective.setdefault(sourced.objective_id, []).append(sourced)
+
+
+def _section(section: Section, content: ExamContent, citations: Citations, generated: _Generated, today: dt.date) -> SectionView:
+    files = [f for f in content.objective_files if content.section_of(f.objective) == section]
+    objectives = tuple(_objective(f, section, content, citations, generated, today) for f in files)
+    return SectionView(section.number, section.title, section.weight, objectives)
+
+
+def _objective(file: ObjectiveFile, section: Section, content: ExamContent, citations: Citations, generated: _Generated, today: dt.date) -> ObjectiveView:
+    o, exam = file.objective, content.exam
+    path = (exam.code, f"{section.number} {section.title}", f"{o.id} {o.title}")
+    authored = [_authored(file, index, q, n, path, exam, content) for n, (index, q) in enumerate(file.indexed("questions"), start=1)]
+    made = [_made(s, len(authored) + n, path, exam, content) for n, s in enumerate(generated.by_objective.get(o.id, []), start=1)]
+    age = (today - o.reviewed).days
+    return ObjectiveView(
+        id=o.id, title=o.title, summary_md=o.summary, section=section.number, reviewed=o.reviewed, age_days=age,
+        stale=age > exam.review_policy.max_age_days, key_points=_key_points(o, citations), terms=tuple(o.terms),
+        examples=tuple(o.examples), labs=tuple(o.labs),
+        questions=tuple(question_view(q, origin, citations) for q, origin in authored),
+        generated=tuple(question_view(q, origin, citations) for q, origin in made),
+    )
+
+
+def _key_points(o: Objective, citations: Citations) -> tuple[KeyPointView, ...]:
+    return tuple(KeyPointView(p.id, p.text, citations.of_point(p.id)) for p in o.key_points)
+
+
+def _relative(file: ObjectiveFile, content: ExamContent) -> str:
+    # Relative to the exam folder: the same wherever the sources folder lives or whatever it is called.
+    return file.path.relative_to(content.folder).as_posix()
+
+
+def _authored(file: ObjectiveFile, index: int, q: Question, number: int, path: tuple, exam: Exam, content: ExamContent) -> tuple[Question, Origin]:
+    origin = Origin(file.objective.id, int(path[1].split()[0]), number, path, _relative(file, content),
+                    file.line_of(("questions", index)), None, exam.id)
+    return q, origin
+
+
+def _made(s: SourcedQuestion, number: int, path: tuple, exam: Exam, content: ExamContent) -> tuple[Question, Origin]:
+    origin = Origin(s.objective_id, int(path[1].split()[0]), number, path, _relative(s.file, content),
+                    s.file.line_of(s.node), s.rule, exam.id, s.accepted_answers)
+    return s.question, origin
+

@@ -1,0 +1,190 @@
+"""The shapes of the exam view: plain frozen dataclasses holding Markdown and plain text, never HTML.
+
+Names say what a text is: `*_md` is Markdown from the sources (a renderer turns it into its format
+through pipeline/text/markdown.py or escapes it); everything else is plain text or data.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from schema.citation_status import LABELS, Status
+from schema.models import Exam, Example, Lab, Term
+
+
+@dataclass(frozen=True)
+class CitationView:
+    """A quote with its page, its publisher and its last check (from the citation lock)."""
+
+    key_point: str  # the key point the quote backs
+    url: str
+    title: str
+    quote: str
+    speaker: str  # who says it: the citation's publisher, else the exam's vendor ("What NVIDIA says")
+    publisher: str | None  # the citation's own publisher field (None: the exam's vendor)
+    status: Status
+    checked: dt.date | None
+    ref: int  # the page's number in the references, by first citation in reading order
+    archive_url: str | None = None  # where the quote was found when the live page failed (status archived)
+    archive_date: dt.date | None = None
+
+    @property
+    def label(self) -> str:
+        return LABELS[self.status]
+
+    @property
+    def status_text(self) -> str:
+        """"found on the page, 2026-11-20", "archived copy of 2024-05-01" or "not yet checked"."""
+        if self.status is Status.ARCHIVED and self.archive_date:
+            return f"archived copy of {self.archive_date.isoformat()}"
+        return f"{self.label}, {self.checked.isoformat()}" if self.checked else self.label
+
+
+@dataclass(frozen=True)
+class OptionView:
+    """One choice, in display order. `id` is stable (a, b, c... by source position; true/false)."""
+
+    id: str
+    text_md: str
+    correct: bool
+    letter: str  # A, B, C... by display position: what a reader refers to
+
+
+@dataclass(frozen=True)
+class PairView:
+    """A matching pair: the prompt, and the id of the answer that matches it."""
+
+    id: str  # p1, p2... by source position
+    prompt_md: str
+    answer_id: str
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """A matching answer or an ordering item, in display order; `letter` is its display position."""
+
+    id: str  # matching answers m1, m2... (the pairs' answers, then the extras); ordering items i1.. in correct order
+    text_md: str
+    letter: str
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """A practice question, authored or generated, as every output shows it."""
+
+    id: str
+    type: str
+    objective: str  # the objective's id
+    section: int
+    number: int  # 1.. within its objective: authored questions first, then generated ones
+    stem_md: str
+    options: tuple[OptionView, ...]  # display order (a seeded shuffle by id unless the author said no)
+    answer_md: str | None  # short_answer: the model answer; true_false: "True"/"False"; else None
+    accepted_answers: tuple[str, ...]  # plain answers a grader may accept (cloze gaps)
+    explanation_md: str
+    difficulty: str
+    key_points: tuple[str, ...]
+    citations: tuple[CitationView, ...]
+    category_path: tuple[str, ...]  # exam code, "6 Performance Optimization", "6.1 Efficiency versus accuracy"
+    source_file: str  # relative to the exam folder, / separators
+    source_line: int
+    generated: str | None = None  # the generator rule, None for authored questions
+    tags: tuple[str, ...] = ()
+    pairs: tuple[PairView, ...] = ()  # matching: the prompts, in the author's order
+    answers: tuple[ItemView, ...] = ()  # matching: every answer (right ones and extras), in display order
+    items: tuple[ItemView, ...] = ()  # ordering: the items in display order
+    correct_order: tuple[str, ...] = ()  # ordering: item ids in their correct order
+
+    @property
+    def label(self) -> str:
+        return f"Q{self.number}"
+
+    @property
+    def correct_options(self) -> tuple[OptionView, ...]:
+        return tuple(o for o in self.options if o.correct)
+
+
+@dataclass(frozen=True)
+class KeyPointView:
+    id: str
+    text_md: str  # may hold cloze marks ({{c1::...}}): strip them (pipeline/text/cloze.py) where no card hides them
+    citations: tuple[CitationView, ...]
+
+
+@dataclass(frozen=True)
+class ObjectiveView:
+    id: str
+    title: str
+    summary_md: str
+    section: int
+    reviewed: dt.date
+    age_days: int
+    stale: bool
+    key_points: tuple[KeyPointView, ...]
+    terms: tuple[Term, ...]
+    examples: tuple[Example, ...]
+    labs: tuple[Lab, ...]
+    questions: tuple[QuestionView, ...]  # authored, in source order
+    generated: tuple[QuestionView, ...]  # generated from this objective's terms and key points, by id
+
+    @property
+    def heading(self) -> str:
+        return f"{self.id} {self.title}"
+
+    @property
+    def anchor(self) -> str:
+        return f"objective-{self.id}"
+
+
+@dataclass(frozen=True)
+class SectionView:
+    number: int
+    title: str
+    weight: int
+    objectives: tuple[ObjectiveView, ...]
+
+    @property
+    def heading(self) -> str:
+        return f"{self.number} {self.title}"
+
+    @property
+    def anchor(self) -> str:
+        return f"section-{self.number}"
+
+
+@dataclass(frozen=True)
+class ReferenceView:
+    """A cited page, once: its number, the quotes it backs (each once) and the objectives citing it."""
+
+    number: int
+    url: str
+    title: str
+    citations: tuple[CitationView, ...]
+    objectives: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExamView:
+    exam: Exam
+    sections: tuple[SectionView, ...]
+    references: tuple[ReferenceView, ...]
+    coverage: object  # schema.bank.Coverage: the bank prints it as it is
+    today: dt.date  # the date staleness was judged on
+    source_date: dt.datetime  # the build's date: SOURCE_DATE_EPOCH, else the newest review date (never the clock)
+    source_date_pinned: bool = False  # the source date is SOURCE_DATE_EPOCH's, not the newest review date
+    sources_changed_at: int = 0  # newest modification time (whole seconds) of the exam's files: an ordered "newer" for Anki
+    exam_stale: bool = False
+    exam_age_days: int = 0
+
+    @property
+    def objectives(self) -> list[ObjectiveView]:
+        return [o for s in self.sections for o in s.objectives]
+
+    @property
+    def questions(self) -> list[QuestionView]:
+        """Every question, objective by objective: authored in source order, then generated by id."""
+        return [q for o in self.objectives for q in (*o.questions, *o.generated)]
+
+    def objective(self, objective_id: str) -> ObjectiveView:
+        return next(o for o in self.objectives if o.id == objective_id)
