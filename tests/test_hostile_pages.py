@@ -164,3 +164,14 @@ def test_control_characters_of_a_page_never_reach_the_text(server):
     server.add("/ctl", Reply(body="<p>Sequence\x1fpacking\x07 concatenates several training sequences into one.</p>"))
     result = check(server.url("/ctl"), settings("127.0.0.1"))
     assert result.status == "found" and "\x1f" not in (result.closest or "") and "\x07" not in (result.closest or "")
+
+
+@pytest.mark.parametrize("url", ["http://a..b/", "http://" + "x" * 300 + ".example/", "http://[::1/", "http://exa mple.com/"])
+def test_an_odd_address_is_a_status_not_a_crash(url):
+    assert check(url, settings()).status in ("unreachable", "blocked")
+
+
+def test_check_quote_never_prints_credentials_back(run_cli, tmp_path):
+    result = run_cli("check-quote", "https://reader:hunter2@example.com/x", "a quote", "--cache", str(tmp_path))
+    assert result.code == 2 and "hunter2" not in result.err + result.out
+    assert result.err.strip() == "error: URL 'https://***@example.com/x' must not hold credentials (user:password@); cite a page readers can open"

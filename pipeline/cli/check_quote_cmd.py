@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 from pipeline.citations.check import check_page
 from pipeline.citations.status import Status
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         _absolute_http_url(args.url)
     except ValueError as exc:
-        raise UsageError(f"error: URL {args.url!r} {exc}") from None
+        shown = re.sub(r"(//)[^/@\s]*@", r"\1***@", args.url)  # credentials are never printed back
+        raise UsageError(f"error: URL {shown!r} {exc}") from None
     fetcher = fetcher_from(args)
     try:
         (result,) = check_page(fetcher, args.url, [args.quote])
