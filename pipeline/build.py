@@ -19,7 +19,7 @@ from pipeline.citations.lock import CitationLock
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
 from pipeline.publish.generations import Generations, exclusive, link_or_copy
-from pipeline.publish.incremental import BuildState, code_and_template_digest, input_digest
+from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest
 from pipeline.view import build_view
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
@@ -54,20 +54,29 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
     generations = Generations(out, content.exam.id)
     current = generations.current()
     state = BuildState.load(generations.state_path(current) if current else None)
-    shared, final_dir = code_and_template_digest(), out / content.exam.id
-    digests = {name: input_digest(content.folder, name, dict(options), shared) for name in RENDERERS}
+    final_dir = out / content.exam.id
+    view = build_view(content, CitationLock.load(content.folder))
+    digests = _digests(view, options)
     fresh = {name for name in RENDERERS if not force and current and state.is_fresh(name, digests[name], current)}
     if fresh == set(RENDERERS) and current:
         result.unchanged.extend(final_dir / f for name in RENDERERS for f in state.renderers[name]["files"])
         return None
     folder = generations.new()
-    view = build_view(content, CitationLock.load(content.folder))
     ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **options)
     try:
         return _fill(generations, folder, ctx, current, state, digests, fresh, result)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)  # a failed exam leaves nothing behind
         raise
+
+
+def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
+    """Per renderer, the hash of what its output depends on (see pipeline/publish/incremental.py)."""
+    code, digests = code_digest(), {}
+    for name, entry in RENDERERS.items():
+        part = registry.output(entry)
+        digests[name] = input_digest(view, part.leaves_out, template_digest(part.templates), code, {"renderer": name, **options})
+    return digests
 
 
 def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, current: Path | None, state: BuildState,

@@ -95,6 +95,10 @@ class Exam(Strict):
     review_policy: ReviewPolicy = Field(description="How long review dates stay fresh.")
     sections: list[Section] = Field(min_length=1, description="The sections this content covers.")
     notes: Markdown | None = Field(default=None, description="Anything an author or reader should know about this content (numbering, scope).")
+    checks: dict[str, Literal["error", "warning", "off"]] = Field(
+        default_factory=dict,
+        description="Severity per check code (the code printed in [brackets] after each message), e.g. {duplicate-stem: error, uncited-key-point: off}; --strict still raises warnings.",
+    )
 
 
 class Citation(Strict):

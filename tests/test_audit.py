@@ -18,6 +18,7 @@ from tests.conftest import FIXTURES, ROOT, TODAY
 from tests.pageserver import PageServer, Reply
 
 PAGE = "<html><body><p>Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack).</p></body></html>"
+PAGE_TEXT = "Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack)."
 QUOTES = {
     "found": "Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated",
     "drifted": "Sequence packing is a testing technique wherein multiple training sequences (examples) are concatenated",
@@ -77,7 +78,7 @@ def quote_line(sources, status: str) -> int:
 
 def audit(run_cli, sources, *extra):
     return run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
-                   "--cache", str(sources.parent / "cache"), "--allow-host", "127.0.0.1", *extra, cwd=sources.parent)
+                   "--cache", str(sources.parent / "cache"), "--no-archive", "--allow-host", "127.0.0.1", *extra, cwd=sources.parent)
 
 
 def test_every_status_in_report_and_lock(run_cli, sources):
@@ -126,17 +127,17 @@ def test_validate_reads_the_lock_offline(run_cli, sources):
     assert result.code == 1
     assert result.lines == [
         f"{f}:{quote_line(sources, 'drifted')}:16: error: key_points[1].citations[0].quote: quote not on the page at the last audit (2026-11-29); "
-        f"closest passage (97% alike): \"{QUOTES['found']}\"; quote the page's words or cite where they are",
+        f"closest passage (97% alike): \"{QUOTES['found']}\"; quote the page's words or cite where they are [citation-drifted]",
         f"{f}:{quote_line(sources, 'missing')}:16: error: key_points[2].citations[0].quote: quote not on the page at the last audit (2026-11-29), "
-        "nor anything close to it; check the address and the quote",
+        "nor anything close to it; check the address and the quote [citation-missing]",
         f"{f}:{quote_line(sources, 'dead')}:16: error: key_points[3].citations[0].quote: the cited page is gone (HTTP 404 at the last audit, 2026-11-29); "
-        "cite where the text lives now",
+        "cite where the text lives now [citation-dead]",
         f"{f}:{quote_line(sources, 'blocked')}:16: warning: key_points[4].citations[0].quote: quote not checked against its page yet; "
-        "run `make audit` where the page can be reached",
+        "run `make audit` where the page can be reached [citation-unchecked]",
         f"{f}:{quote_line(sources, 'unreachable')}:16: warning: key_points[5].citations[0].quote: quote not checked against its page yet; "
-        "run `make audit` where the page can be reached",
+        "run `make audit` where the page can be reached [citation-unchecked]",
         f"{f}:{quote_line(sources, 'unsupported')}:16: warning: key_points[6].citations[0].quote: the cited page cannot be checked "
-        "(the page is image/png, not HTML, plain text or PDF); cite an HTML, text or PDF page",
+        "(the page is image/png, not HTML, plain text or PDF); cite an HTML, text or PDF page [citation-unsupported]",
     ]
 
 
@@ -145,7 +146,7 @@ def test_a_found_quote_goes_stale_with_the_review_policy(run_cli, sources):
     result = run_cli("validate", "--sources", "sources", "--today", "2027-06-01", cwd=sources.parent)
     line = quote_line(sources, "found")
     assert (f"sources/demo/audit.yaml:{line}:16: warning: key_points[0].citations[0].quote: quote last checked 2026-11-29, 184 days ago; "
-            "the review policy allows 180 days: run `make audit` where the page can be reached") in result.lines
+            "the review policy allows 180 days: run `make audit` where the page can be reached [citation-stale]") in result.lines
 
 
 def test_second_audit_of_unchanged_pages_is_answered_by_304(run_cli, sources, server):
@@ -179,6 +180,7 @@ def test_all_found_exits_0_and_lock_is_sorted(run_cli, tmp_path, server):
     assert raw["citations"][1] == {
         "checked": "2026-11-29", "final_url": server.url("/page"), "fingerprint": raw["citations"][0]["fingerprint"],
         "http_status": 200, "match": "exact", "quote": "one long sequence (pack).", "score": 1.0, "status": "found", "url": server.url("/page"),
+        "context": PAGE_TEXT, "context_date": "2026-11-29", "context_fingerprint": raw["citations"][0]["context_fingerprint"],
     }
 
 
@@ -202,7 +204,7 @@ def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
     server.add("/page", Reply(body=PAGE, delay=30))  # the next audit hangs on this page
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "pipeline", "audit", "--sources", "sources", "--today", "2026-12-01",
-                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache", "--allow-host", "127.0.0.1"],
+                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache", "--no-archive", "--allow-host", "127.0.0.1"],
                                cwd=sources.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while server.hits("/page") < 2 and time.monotonic() < deadline:

@@ -81,9 +81,14 @@ def test_unchanged_inputs_skip_the_renderer_and_leave_the_file_alone(make_source
     assert (renderer.runs, again.written, [p.name for p in again.unchanged]) == (1, [], ["a.txt"])
     assert (out / "demo" / "a.txt").stat().st_mtime_ns == first.st_mtime_ns
 
-    (sources / "demo" / "valid.yaml").write_text((sources / "demo" / "valid.yaml").read_text() + "\n# an edit\n")
+    source = sources / "demo" / "valid.yaml"
+    source.write_text(source.read_text() + "\n# a comment\n")
+    build_module.build(validate(sources, dt.date.fromisoformat(TODAY)).exams, out)
+    assert renderer.runs == 1  # nothing the view shows changed
+    source.write_text(source.read_text().replace("title: ", "title: Edited ", 1))
+    exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
     build_module.build(exams, out)
-    assert renderer.runs == 2  # a source changed
+    assert renderer.runs == 2  # a title changed
     build_module.build(exams, out, force=True)
     assert renderer.runs == 3
     build_module.build(exams, out, options={"paper": "letter"})
@@ -104,3 +109,32 @@ def test_a_build_does_not_import_the_network_stack():
     probe = "import sys; from pipeline.cli import make_parser; make_parser(['build']); print(sorted(m for m in ('requests', 'lxml', 'pypdf', 'weasyprint', 'genanki') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_comment_or_whitespace_edit_rebuilds_nothing(run_cli, make_sources, tmp_path):
+    """Every real output, built twice around an edit the exam view cannot see: the second build writes nothing."""
+    sources, out = make_sources("valid"), tmp_path / "out"
+    assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out)).code == 0
+    before = {p: p.read_bytes() for p in (out / "demo").rglob("*") if p.is_file()}
+    stamps = {p: p.stat().st_mtime_ns for p in before}
+    source = sources / "demo" / "valid.yaml"
+    lines = source.read_text().splitlines()
+    lines[0] += "   # an edited comment"  # a comment at the end of a line, and trailing spaces: no line moves
+    lines[-1] += "   "
+    source.write_text("\n".join(lines) + "\n\n\n")
+    again = run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))
+    assert again.code == 0
+    assert {p: p.stat().st_mtime_ns for p in before} == stamps and {p: p.read_bytes() for p in before} == before
+    assert "wrote " not in again.err and again.err.count("unchanged ") == len(before), again.err
+
+
+def test_a_comment_line_that_moves_questions_rebuilds_only_the_bank(run_cli, make_sources, tmp_path):
+    """bank.json records each question's source line; the guide and the deck do not show it."""
+    sources, out = make_sources("valid"), tmp_path / "out"
+    run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))
+    stamps = {p.name: p.stat().st_mtime_ns for p in (out / "demo").iterdir()}
+    source = sources / "demo" / "valid.yaml"
+    source.write_text(source.read_text().replace("\nquestions:", "\n# practice\nquestions:", 1))
+    run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))
+    changed = sorted(name for name, stamp in stamps.items() if (out / "demo" / name).stat().st_mtime_ns != stamp)
+    assert changed == ["bank.json"]

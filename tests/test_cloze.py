@@ -1,4 +1,4 @@
-"""Cloze marks: Anki's {{c1::phrase::hint}} syntax, found, validated, stripped and blanked."""
+"""Cloze marks: Anki's {{c1::phrase::hint}} syntax, found, validated and stripped."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ def test_marks_found_in_order():
     assert [(m.number, m.answer, m.hint) for m in found] == [(1, "first", None), (2, "second", "a hint")]
 
 
-def test_strip_and_blank():
+def test_strip():
     text = "Use {{c1::BF16}} for {{c2::range}}."
     assert cloze.strip(text) == "Use BF16 for range."
-    assert cloze.blank(text, 1) == "Use _____ for range."
 
 
 def test_problems():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 
 import pytest
@@ -56,7 +57,7 @@ def test_network_faults_keep_the_previous_verdict_and_date():
 def test_never_audited_quotes_warn_and_fail_under_strict(run_cli, make_sources):
     sources = make_sources("valid", audited=False)
     expected = ("sources/demo/valid.yaml:11:16: {}: key_points[0].citations[0].quote: quote not checked against its page yet; "
-                "run `make audit` where the page can be reached")
+                "run `make audit` where the page can be reached [citation-unchecked]")
     relaxed = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert (relaxed.code, relaxed.lines) == (0, [expected.format("warning")])
     strict = run_cli("validate", "--sources", "sources", "--today", TODAY, "--strict", cwd=sources.parent)
@@ -72,14 +73,23 @@ def test_an_unreadable_lock_is_an_environment_error_at_its_line(run_cli, make_so
                                   "(Expecting property name enclosed in double quotes); restore it from git or run `make audit`")
 
 
-def test_build_reads_the_committed_lock_without_network(run_cli, sample_copy, tmp_path, monkeypatch):
+def test_build_reads_the_committed_lock_without_network(run_cli, make_sources, tmp_path, monkeypatch):
+    """The statuses in the outputs come from the lock, and no socket is opened to get them."""
     import socket
 
+    sources = make_sources("valid")  # its lock says every quote was found on TODAY
+    lock_before = (sources / "demo" / LOCK_NAME).read_bytes()
+    attempts = []
+
     def no_network(*args, **kwargs):
+        attempts.append(args)
         raise AssertionError("build touched the network")
 
     monkeypatch.setattr(socket.socket, "connect", no_network)
     monkeypatch.setattr(socket, "getaddrinfo", no_network)
-    result = run_cli("build", "--sources", str(sample_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
-    assert result.code == 0, result.err
-    assert CitationLock.load(sample_copy / "nca-genm").entry(URL, QUOTE).status == "unchecked"
+    result = run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(tmp_path / "out"))
+    assert (result.code, attempts) == (0, []), result.err
+    bank = json.loads((tmp_path / "out" / "demo" / "bank.json").read_text())
+    statuses = {(c["status"], c["checked"]) for q in bank["questions"] for c in q["citations"]}
+    assert statuses == {("found", TODAY)}  # from the lock: a lock left unread would say unchecked, with no date
+    assert (sources / "demo" / LOCK_NAME).read_bytes() == lock_before

@@ -18,8 +18,10 @@ import pytest
 from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
 
 from pipeline.check.validate import validate
+from pipeline.citations.lock import CitationLock
 from pipeline.render.anki import note_types
 from pipeline.text import cloze
+from pipeline.view import build_view
 from tests.conftest import SAMPLE, TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value
@@ -71,10 +73,11 @@ def plain(card_html: str) -> str:
 def expected_cards(sources: Path) -> dict[str, Counter]:
     """Cards per objective and per note type, counted from the content: 2 per term, 1 per question, 1 per cloze number."""
     content = validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
+    view = build_view(content, CitationLock.load(content.folder))
     per_type, per_objective = Counter(), Counter()
     for objective in content.objectives:
         clozes = sum(len({m.number for m in cloze.marks(kp.text)}) for kp in objective.key_points)
-        counts = {"term": 2 * len(objective.terms), "question": len(objective.questions), "cloze": clozes}
+        counts = {"term": 2 * len(objective.terms), "question": len(view.objective(objective.id).practice), "cloze": clozes}
         per_type.update(counts)
         per_objective[objective.id] = sum(counts.values())
     return {"type": per_type, "objective": per_objective}
@@ -83,11 +86,11 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
 def test_sample_deck_imports_cleanly(build, collection, sample_copy, tmp_path):
     log = import_package(collection, build(sample_copy, tmp_path / "out") / "deck.apkg")
     assert (len(log.conflicting), len(log.duplicate), len(log.missing_notetype), len(log.empty_first_field)) == (0, 0, 0, 0)
-    assert len(log.new) == collection.note_count() == 58  # 18 terms, 32 questions, 8 key points with cloze marks
+    assert len(log.new) == collection.note_count() == 62  # 18 terms, 32 authored and 4 generated matching questions, 8 key points with cloze marks
     expected = expected_cards(sample_copy)
     cards = [collection.get_card(cid) for cid in collection.find_cards("")]
     by_type = Counter(note_types.NOTE_TYPES[[t.model_id for t in note_types.NOTE_TYPES].index(c.note().mid)].key for c in cards)
-    assert by_type == expected["type"] == Counter(term=36, question=32, cloze=8)
+    assert by_type == expected["type"] == Counter(term=36, question=36, cloze=8)
     by_deck = Counter(collection.decks.name(c.did).rsplit("::", 1)[1].split()[0] for c in cards)
     assert by_deck == expected["objective"]
 
@@ -136,13 +139,15 @@ def test_rebuild_after_editing_a_definition_updates_that_note(build, sample_copy
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 58)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 62)
     (note_id,) = col.find_notes('"Term:Tensor Core"')
     assert col.get_note(note_id)["Definition"] == "<p>A GPU unit for fast matrix multiply-accumulate, edited.</p>"
     col.close()
 
     changes = json.loads((out / "deck-changes.json").read_text())
-    assert [(n["ref"], n["changed"]) for n in changes["notes"]["changed"]] == [("Tensor Core", ["Definition"])]
+    # the term's note, and the generated matching question that asks for its definition
+    assert [(n["ref"], n["changed"]) for n in changes["notes"]["changed"]] == [
+        ("gen-matching-mixed-precision", ["Options", "Answer", "Explanation"]), ("Tensor Core", ["Definition"])]
     assert (changes["notes"]["added"], changes["notes"]["removed"], changes["note_types_changed"]) == ([], [], [])
 
 
@@ -157,7 +162,7 @@ def test_edit_reaches_anki_without_a_previous_build(build, sample_copy, tmp_path
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 58)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 62)
     assert col.get_note(col.find_notes('"Term:Tensor Core"')[0])["Definition"] == "<p>Edited again.</p>"
     col.close()
 
@@ -174,7 +179,7 @@ def test_template_change_updates_the_note_type(build, sample_copy, tmp_path, mon
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 58)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 62)
     assert col.db.scalar("SELECT count() FROM notetypes WHERE name LIKE 'Exam prep: question%'") == 1  # updated, not copied
     card = col.get_card(col.find_cards("tag:NCA-GENM::type::question")[0])
     assert "Take your time." in card.question()

@@ -21,25 +21,25 @@ def test_valid_fixture_has_no_problem(run_cli, make_sources):
     ("scenario", "expected"),
     [
         ("misspelt_key", "sources/demo/misspelt_key.yaml:2:1: error: titel: unknown key 'titel'; did you mean 'title'? "
-                         "(expected one of: examples, id, key_points, labs, questions, reviewed, summary, terms, title)"),
+                         "(expected one of: examples, id, key_points, labs, questions, reviewed, summary, terms, title) [schema]"),
         ("duplicate_question_id", "sources/demo/valid.yaml:15:9: error: questions[0].id: question id is already used at "
-                                  "sources/demo/duplicate_question_id.yaml:11"),
+                                  "sources/demo/duplicate_question_id.yaml:11 [duplicate-id]"),
         ("review_future", "sources/demo/review_future.yaml:4:11: error: reviewed: 2026-12-25 is after today (2026-11-29); "
-                          "expected the date the content was last checked"),
-        ("impossible_date", "sources/demo/impossible_date.yaml:4:11: error: reviewed: '2026-02-30' is not a real calendar date (expected YYYY-MM-DD)"),
+                          "expected the date the content was last checked [review-future]"),
+        ("impossible_date", "sources/demo/impossible_date.yaml:4:11: error: reviewed: '2026-02-30' is not a real calendar date (expected YYYY-MM-DD) [schema]"),
         ("javascript_url", "sources/demo/javascript_url.yaml:9:14: error: key_points[0].citations[0].url: "
-                           "must be an absolute http:// or https:// address, got 'javascript:alert(1)'"),
-        ("empty_quote", "sources/demo/empty_quote.yaml:11:16: error: key_points[0].citations[0].quote: must not be empty"),
+                           "must be an absolute http:// or https:// address, got 'javascript:alert(1)' [schema]"),
+        ("empty_quote", "sources/demo/empty_quote.yaml:11:16: error: key_points[0].citations[0].quote: must not be empty [schema]"),
         ("answer_not_in_options", "sources/demo/answer_not_in_options.yaml:15:13: error: questions[0].answer: "
-                                  "'Blue' is not one of the options ('Green'; 'Red')"),
+                                  "'Blue' is not one of the options ('Green'; 'Red') [question-answer]"),
         ("broken_yaml", "sources/demo/broken_yaml.yaml:4:9: error: invalid YAML: expected ',' or ']', but got ':' "
-                        "(while parsing a flow sequence that starts at line 3, column 10)"),
+                        "(while parsing a flow sequence that starts at line 3, column 10) [yaml]"),
         ("malformed_cloze", "sources/demo/malformed_cloze.yaml:7:11: error: key_points[0].text: unbalanced or malformed cloze mark; "
-                            "expected {{c1::phrase}} or {{c1::phrase::hint}}"),
+                            "expected {{c1::phrase}} or {{c1::phrase::hint}} [cloze]"),
         ("unknown_section", "sources/demo/unknown_section.yaml:1:5: error: id: objective 7.1 belongs to section 7, "
-                            "which exam.yaml does not declare (declared: 1, 2)"),
-        ("duplicate_key", "sources/demo/duplicate_key.yaml:4:1: error: title: key given twice; keep one"),
-        ("not_utf8", "sources/demo/not_utf8.yaml:2:18: error: not UTF-8 text (byte 0xe9); save the file as UTF-8"),
+                            "which exam.yaml does not declare (declared: 1, 2) [section-unknown]"),
+        ("duplicate_key", "sources/demo/duplicate_key.yaml:4:1: error: title: key given twice; keep one [yaml]"),
+        ("not_utf8", "sources/demo/not_utf8.yaml:2:18: error: not UTF-8 text (byte 0xe9); save the file as UTF-8 [yaml]"),
     ],
 )
 def test_error_scenario(run_cli, make_sources, scenario, expected):
@@ -59,12 +59,12 @@ def test_question_shapes(run_cli, make_sources):
     result = validate(run_cli, make_sources("valid", "question_shapes"))
     f = "sources/demo/question_shapes.yaml"
     assert result.lines == [
-        f"{f}:14:14: error: questions[0].options: a true_false question takes no options; remove them",
-        f"{f}:20:14: error: questions[1].options: a single question needs 2 to 6 options, got 1",
-        f"{f}:26:21: error: questions[2].options[1]: option 'same' is given twice; options must differ",
-        f"{f}:33:13: error: questions[3].answer: a multiple question needs at least one correct option",
-        f"{f}:38:13: error: questions[4].answer: a true_false question's answer must be true or false, got 'yes'",
-        f"{f}:45:18: error: questions[5].key_points[0]: no key point has the id '1.2-nowhere'",
+        f"{f}:14:14: error: questions[0].options: a true_false question takes no options; remove them [question-options]",
+        f"{f}:20:14: error: questions[1].options: a single question needs 2 to 6 options, got 1 [question-options]",
+        f"{f}:26:21: error: questions[2].options[1]: option 'same' is given twice; options must differ [question-options]",
+        f"{f}:33:13: error: questions[3].answer: a multiple question needs at least one correct option [question-answer]",
+        f"{f}:38:13: error: questions[4].answer: a true_false question's answer must be true or false, got 'yes' [question-answer]",
+        f"{f}:45:18: error: questions[5].key_points[0]: no key point has the id '1.2-nowhere' [question-ref]",
     ]
     assert result.code == 1
 
@@ -72,7 +72,7 @@ def test_question_shapes(run_cli, make_sources):
 def test_stale_review_warns_and_strict_fails(run_cli, make_sources):
     sources = make_sources("valid", "review_stale")
     expected = ("sources/demo/review_stale.yaml:4:11: {}: reviewed: last reviewed 2024-11-01, 758 days ago; the review policy "
-                "allows 180 days: check the content again and update the date")
+                "allows 180 days: check the content again and update the date [review-stale]")
     relaxed = validate(run_cli, sources)
     assert (relaxed.code, relaxed.lines) == (0, [expected.format("warning")])
     strict = validate(run_cli, sources, "--strict")
@@ -83,9 +83,9 @@ def test_stale_review_warns_and_strict_fails(run_cli, make_sources):
     ("scenario", "expected"),
     [
         ("uncited_key_point", "sources/demo/uncited_key_point.yaml:6:5: warning: key_points[0]: key point '1.2-point' has no citation; "
-                              "add a quote from the page it comes from"),
+                              "add a quote from the page it comes from [uncited-key-point]"),
         ("duplicate_stem", "sources/demo/valid.yaml:17:11: warning: questions[0].stem: the same stem is already used at "
-                           "sources/demo/duplicate_stem.yaml:13"),
+                           "sources/demo/duplicate_stem.yaml:13 [duplicate-stem]"),
     ],
 )
 def test_warning_scenario(run_cli, make_sources, scenario, expected):
@@ -95,7 +95,7 @@ def test_warning_scenario(run_cli, make_sources, scenario, expected):
 
 def test_section_weights_over_100(run_cli, make_sources):
     result = validate(run_cli, make_sources("valid", exam="weights_over_100"))
-    assert result.lines == ["sources/demo/exam.yaml:8:1: error: sections: weights add up to 110; expected at most 100 (percent of the exam)"]
+    assert result.lines == ["sources/demo/exam.yaml:8:1: error: sections: weights add up to 110; expected at most 100 (percent of the exam) [section-weights]"]
     assert result.code == 1
 
 
@@ -122,10 +122,10 @@ def test_today_from_source_date_epoch(run_cli, make_sources, monkeypatch):
     [
         # the "did you mean" stands for the required key it misspells: one mistake, one line
         ("misspelt_key", "sources/demo/misspelt_key.yaml:2:1: error: titel: unknown key 'titel'; did you mean 'title'? "
-                         "(expected one of: examples, id, key_points, labs, questions, reviewed, summary, terms, title)"),
+                         "(expected one of: examples, id, key_points, labs, questions, reviewed, summary, terms, title) [schema]"),
         # a key point that failed the schema is still known by its id: no cascade of "no key point has the id"
         ("bad_key_point_referenced", "sources/demo/bad_key_point_referenced.yaml:9:15: error: key_points[0].citations[0].url: "
-                                     "must be an absolute http:// or https:// address, got 'ftp://example.com/a'"),
+                                     "must be an absolute http:// or https:// address, got 'ftp://example.com/a' [schema]"),
     ],
 )
 def test_one_mistake_gives_one_line(run_cli, make_sources, scenario, only_line):

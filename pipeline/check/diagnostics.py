@@ -2,6 +2,7 @@
 
 Checks never print and never stop at the first problem: they add diagnostics to a `Report`, and the
 CLI prints the report once, sorted by file and line, the format editors and CI annotators jump to.
+Each diagnostic carries its check's code (pipeline/check/codes.py), printed as `[code]` at the end.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ class Diagnostic:
     code: str = ""  # names the check (e.g. "review-stale"), so severities can be tuned per check
 
     def format(self, relative_to: Path | None = None) -> str:
-        """`path:line:col: severity: message`, the path relative to `relative_to` (default: the cwd)."""
+        """`path:line:col: severity: message [code]`, the path relative to `relative_to` (default: the cwd)."""
         shown = os.path.relpath(self.path, relative_to or Path.cwd())
-        return f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}"
+        code = f" [{self.code}]" if self.code else ""
+        return f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}{code}"
 
 
 @dataclass

@@ -6,7 +6,11 @@ The modules, in the order a check runs through them:
   a conditional-request cache (`http`, `cache`), and turns it into visible text (`pagetext`);
 - `normalize` and `match` decide, as pure functions on strings, whether a quote stands on that text;
 - `verdict` names the outcome (found, drifted, missing, dead, blocked, unreachable, unsupported);
+- then the audit heals and tells: `moves` (permanent redirects: moved; `fixmoves` rewrites the source),
+  `archive` (a Wayback snapshot holding the quote: archived), `passage` (the text around a found quote
+  changed since review);
 - `audit` runs all of it over the sources; `pipeline.citations.lock` records the results for offline builds, and
   `lockcheck` turns the lock into diagnostics for `validate` and `build`;
-- `report`, `summary` and `worddiff` show the results to authors and CI.
+- `report`, `summary` and `worddiff` show the results to authors and CI, with `blast` (what depends on
+  each citation not found) and `newonly` (which problems the committed lock did not know).
 """

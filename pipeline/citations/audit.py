@@ -10,13 +10,16 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.citations import lockupdate
-from pipeline.citations.check import PageFetcher, check_all
+from pipeline.citations.archive import Archive, heal
+from pipeline.citations.check import PageFetcher, Pair, check_all
 from pipeline.citations.lock import CitationLock
-from pipeline.citations.status import Status
+from pipeline.citations.moves import RedirectLog, with_moves
+from pipeline.citations.passage import Kept, compare
+from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.load.content import ExamContent, SourceFile
 from pipeline.load.yamlsource import PathKey, Position
@@ -44,6 +47,10 @@ class CitationRef:
     place: Place  # the quote's node
     url: str
     quote: str
+    objective_id: str = ""
+    key_point_id: str = ""
+    index: tuple[int, int] = (0, 0)  # (key point, citation) positions in the source lists: where --fix-moves edits
+    reviewed: dt.date | None = None  # the objective's review date (else the exam's): the day the author read the page
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,7 @@ class ReviewResult:
     reviewed: dt.date
     status: str  # fresh | stale | future
     age_days: int
+    max_age_days: int = 0  # the exam's review policy
 
 
 @dataclass
@@ -64,29 +72,36 @@ class AuditResult:
         return [(ref, result) for ref, result in self.citations if result.status is not Status.FOUND]
 
     @property
+    def warned(self) -> list[tuple[CitationRef, CitationResult]]:
+        """Found quotes with a warning beside their status (changed-since-review)."""
+        return [(ref, result) for ref, result in self.citations if result.status is Status.FOUND and result.warnings]
+
+    @property
     def stale_reviews(self) -> list[ReviewResult]:
         return [review for review in self.reviews if review.status != "fresh"]
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not self.stale_reviews
+        return not self.problems and not self.warned and not self.stale_reviews
 
 
 def citation_refs(exams: list[ExamContent]) -> list[CitationRef]:
     refs = []
     for exam in exams:
         for file in exam.objective_files:
+            objective = file.objective
             for i, point in file.indexed("key_points"):
                 for j, citation in enumerate(point.citations):
                     place = Place.of(file, ("key_points", i, "citations", j, "quote"))
-                    refs.append(CitationRef(exam, place, citation.url, citation.quote))
+                    reviewed = objective.reviewed or exam.exam.reviewed
+                    refs.append(CitationRef(exam, place, citation.url, citation.quote, objective.id, point.id, (i, j), reviewed))
     return refs
 
 
 def review(file: SourceFile, reviewed: dt.date, today: dt.date, max_age_days: int) -> ReviewResult:
     age = (today - reviewed).days
     status = "future" if age < 0 else "stale" if age > max_age_days else "fresh"
-    return ReviewResult(Place.of(file, ("reviewed",)), reviewed, status, age)
+    return ReviewResult(Place.of(file, ("reviewed",)), reviewed, status, age, max_age_days)
 
 
 def reviews(exams: list[ExamContent], today: dt.date) -> list[ReviewResult]:
@@ -98,20 +113,57 @@ def reviews(exams: list[ExamContent], today: dt.date) -> list[ReviewResult]:
     return found
 
 
+@dataclass(frozen=True)
+class Healing:
+    """What an audit does beyond matching live pages: follow moves, ask an archive for gone pages."""
+
+    redirects: RedirectLog | None = None  # watching the fetcher's session: tells `moved`
+    archive: Archive | None = None  # None: --no-archive
+
+
 def audit(exams: list[ExamContent], fetcher: PageFetcher, today: dt.date, workers: int,
-          on_page: Callable[[str], None] | None = None, per_host: int = 1) -> AuditResult:
+          on_page: Callable[[str], None] | None = None, per_host: int = 1, healing: Healing = Healing()) -> AuditResult:
+    """Every citation checked: live page, then moves and the archive fallback, then the passage around
+    each found quote against the one the lock keeps (changed since review)."""
     refs = citation_refs(exams)
     results = check_all(((ref.url, ref.quote) for ref in refs), fetcher, workers, on_page, per_host)
-    return AuditResult([(ref, results[(ref.url, ref.quote)]) for ref in refs], reviews(exams, today))
+    if healing.redirects:
+        results = {pair: with_moves(r, healing.redirects) for pair, r in results.items()}
+    if healing.archive:
+        results = heal(results, archive_days(refs, today), healing.archive)
+    locks = {id(exam): CitationLock.load(exam.folder) for exam in exams}
+    citations = [(ref, since_review(results[(ref.url, ref.quote)], ref, locks[id(ref.exam)], today)) for ref in refs]
+    return AuditResult(citations, reviews(exams, today))
+
+
+def archive_days(refs: list[CitationRef], today: dt.date) -> dict[Pair, dt.date]:
+    """The day whose snapshot to ask for, per citation: its objective's latest review date, else today."""
+    days: dict[Pair, dt.date] = {}
+    for ref in refs:
+        day = min(ref.reviewed or today, today)
+        days[(ref.url, ref.quote)] = max(days.get((ref.url, ref.quote), day), day)
+    return days
+
+
+def since_review(result: CitationResult, ref: CitationRef, lock: CitationLock, today: dt.date) -> CitationResult:
+    """A found quote's passage compared with the one the lock keeps: `changed-since-review` when it changed
+    after the objective was reviewed (`pipeline.citations.passage`)."""
+    if result.status not in (Status.FOUND, Status.MOVED) or result.context is None:
+        return result
+    entry = lock.entry(ref.url, ref.quote)
+    kept = Kept(entry.context, entry.context_fingerprint, entry.context_date) if entry.context and entry.context_fingerprint and entry.context_date else None
+    change = compare(kept, result.context, ref.reviewed, today)
+    warnings = (CHANGED_SINCE_REVIEW,) if change.diff else ()
+    return replace(result, kept=change.kept, warnings=warnings, passage_diff=change.diff)
 
 
 def update_locks(exams: list[ExamContent], result: AuditResult, today: dt.date) -> list[Path]:
     """Write each exam's lock from the audit's results; return the paths written."""
-    results = {(ref.url, ref.quote): r for ref, r in result.citations}
     written = []
     for exam in exams:
-        pairs = [(ref.url, ref.quote) for ref, _ in result.citations if ref.exam is exam]
-        lock = lockupdate.updated(CitationLock.load(exam.folder), pairs, results, today)
+        ours = [(ref, r) for ref, r in result.citations if ref.exam is exam]
+        results = {(ref.url, ref.quote): r for ref, r in reversed(ours)}  # the first citation of a pair speaks for it
+        lock = lockupdate.updated(CitationLock.load(exam.folder), [(ref.url, ref.quote) for ref, _ in ours], results, today)
         lock.save()
         written.append(lock.path)
     return written

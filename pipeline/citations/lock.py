@@ -46,17 +46,38 @@ class LockEntry:
     fingerprint: str | None = None
     closest: str | None = None
     detail: str | None = None  # why the page could not be checked (unsupported)
+    archive_url: str | None = None  # archived: the snapshot that holds the quote (the archive's viewer address)
+    archive_timestamp: str | None = None  # archived: the snapshot's time, YYYYMMDDhhmmss as the archive gives it
+    moved_to: str | None = None  # moved: where the page now lives (after permanent redirects)
+    context: str | None = None  # the page's text around the quote, as reviewed: tells a reworded passage
+    context_fingerprint: str | None = None  # of `context`'s normalized words
+    context_date: dt.date | None = None  # when `context` was taken
+    warnings: tuple[str, ...] = ()  # beside the status, e.g. changed-since-review
+
+    @property
+    def archive_date(self) -> dt.date | None:
+        """The snapshot's day, for "archived copy of DATE"."""
+        stamp = self.archive_timestamp or ""
+        try:
+            return dt.date(int(stamp[:4]), int(stamp[4:6]), int(stamp[6:8]))
+        except ValueError:
+            return None
 
     def to_json(self) -> dict:
         raw = asdict(self)
-        raw["checked"] = self.checked.isoformat() if self.checked else None
+        for key in DATES:
+            raw[key] = raw[key].isoformat() if raw[key] else None
+        raw["warnings"] = list(self.warnings) or None
         return {key: value for key, value in raw.items() if value is not None}
 
     @classmethod
     def from_json(cls, item: dict) -> LockEntry:
-        checked = dt.date.fromisoformat(item["checked"]) if item.get("checked") else None
-        fields = {k: item.get(k) for k in cls.__dataclass_fields__ if k != "checked"}
-        return cls(**{**fields, "checked": checked, "status": Status(item["status"])})
+        fields = {k: item.get(k) for k in cls.__dataclass_fields__}
+        dates = {k: dt.date.fromisoformat(item[k]) if item.get(k) else None for k in DATES}
+        return cls(**{**fields, **dates, "status": Status(item["status"]), "warnings": tuple(item.get("warnings") or ())})
+
+
+DATES = ("checked", "context_date")
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 `validate` and `build`.
 
 drifted, missing or dead at the last audit: an error (the quote must change). Never checked, checked
-longer ago than the exam's review policy allows, or not checkable (unsupported, or only ever unreachable):
-a warning, an error under --strict.
+longer ago than the exam's review policy allows, not checkable (unsupported, or only ever unreachable),
+only on an archived copy, moved, or found with its passage changed since review: a warning, an error
+under --strict.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import datetime as dt
 
 from pipeline.check.diagnostics import Report
 from pipeline.citations.lock import CitationLock, LockEntry
-from pipeline.citations.status import Status
+from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
 
@@ -31,7 +32,13 @@ def problem(entry: LockEntry, today: dt.date, max_age_days: int | None) -> tuple
         age = (today - entry.checked).days
         if max_age_days is not None and age > max_age_days:
             return "warning", f"quote last checked {when}, {age} days ago; the review policy allows {max_age_days} days: {RUN_AUDIT}", "citation-stale"
+        if CHANGED_SINCE_REVIEW in entry.warnings:
+            return "warning", f"the page's text around the quote changed since the objective was reviewed (audit of {when}); re-read it, then renew `reviewed`", "citation-changed"
         return None
+    if entry.status == Status.ARCHIVED:
+        return "warning", f"the cited page is gone or changed, but an archived copy of {entry.archive_date} holds the quote ({entry.archive_url}); cite where the text lives now", "citation-archived"
+    if entry.status == Status.MOVED:
+        return "warning", f"the cited page moved to {entry.moved_to} (a permanent redirect, audit of {when}); run `make audit ARGS=--fix-moves` or change the address", "citation-moved"
     if entry.status == Status.DRIFTED:
         return "error", f"quote not on the page at the last audit ({when}); closest passage ({entry.score or 0:.0%} alike): \"{shorten(entry.closest or '')}\"; quote the page's words or cite where they are", "citation-drifted"
     if entry.status == Status.MISSING:

@@ -16,7 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pipeline.citations.audit import AuditResult, CitationRef
-from pipeline.citations.report import counts
+from pipeline.citations.blast import Blast, blast_radius
+from pipeline.citations.report import counts, healing_lines
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import rich_markup, word_diff
@@ -36,26 +37,45 @@ def progress(total: int) -> Iterator[Callable[[str], None]]:
 
 def _problem(console: Console, ref: CitationRef, result: CitationResult) -> None:
     where = f"{ref.place.file}:{ref.place.position.line}:{ref.place.position.col}"
-    console.print(f"{escape(where)}: {result.status.value}: {escape(ref.url)}", soft_wrap=True, highlight=False)
+    status = ", ".join([result.status.value, *result.warnings])
+    console.print(f"{escape(where)}: {status}: {escape(ref.url)}", soft_wrap=True, highlight=False)
     if result.detail:
         console.print(f"    {escape(result.detail)}", soft_wrap=True, highlight=False)
-    elif result.closest:
+    elif result.closest and result.status is not Status.ARCHIVED:
         console.print(f"    closest passage ({result.score:.0%} alike): {escape(result.closest)}", soft_wrap=True, highlight=False)
+    for line in healing_lines(result):
+        console.print(f"    {escape(line)}", soft_wrap=True, highlight=False)
     if result.status is Status.DRIFTED and result.closest:
         console.print(f"    diff: {rich_markup(word_diff(result.quote, result.closest))}", soft_wrap=True, highlight=False)
+    if result.passage_diff:
+        console.print(f"    passage changed since review: {escape(result.passage_diff)}", soft_wrap=True, highlight=False)
 
 
-def show(result: AuditResult, console: Console | None = None) -> None:
-    console = console or Console(highlight=False)
+def blast_table(blasts: list[Blast]) -> Table:
+    """The blast radius, one row per citation not found: what depends on it, counted and named."""
+    table = Table(title="blast radius: what depends on each citation not found", title_justify="left")
+    for column in ("objective", "quote at", "status", "key points", "questions", "generated", "deck notes", "guide", "site"):
+        table.add_column(column, overflow="fold", no_wrap=column in ("objective", "status", "generated", "deck notes", "guide", "site"))
+    for b in blasts:
+        table.add_row(escape(b.objective), escape(b.where), b.status, escape(", ".join(b.key_points)),
+                      escape(", ".join(b.questions)) or "-", str(len(b.generated)), str(len(b.notes)),
+                      escape(", ".join(g.split("#")[-1] for g in b.guide)), escape(", ".join(b.site)))
+    return table
+
+
+def show(result: AuditResult, console: Console | None = None, blasts: list[Blast] | None = None) -> None:
+    console = console or Console(highlight=False, width=None if sys.stdout.isatty() else 200)  # CI logs: no folding
     table = Table(title="citations", title_justify="left")
     table.add_column("status")
     table.add_column("quotes", justify="right")
     for status, n in counts(result).items():
         table.add_row(status, str(n))
     console.print(table)
-    for ref, citation in sorted(result.problems, key=lambda item: (item[0].place.file, item[0].place.position)):
+    for ref, citation in sorted(result.problems + result.warned, key=lambda item: (item[0].place.file, item[0].place.position)):
         _problem(console, ref, citation)
     for review in result.stale_reviews:
         where = f"{review.place.file}:{review.place.position.line}:{review.place.position.col}"
         when = "is after today" if review.status == "future" else f"is {review.age_days} days old, past the review policy"
         console.print(f"{escape(where)}: review {review.status}: reviewed {review.reviewed} {when}", soft_wrap=True, highlight=False)
+    if blasts := blast_radius(result) if blasts is None else blasts:
+        console.print(blast_table(blasts))

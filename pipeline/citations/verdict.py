@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pipeline.citations.fetch import OK, PageResult
 from pipeline.citations.match import Kind, Match, find
 from pipeline.citations.normalize import NormalizedPage
+from pipeline.citations.passage import Kept, context_of
 from pipeline.citations.status import Status
 
 
@@ -31,6 +32,14 @@ class CitationResult:
     final_url: str | None = None
     fingerprint: str | None = None  # of the page's normalized text: tells a changed page from an unchanged one
     revalidated: bool = False
+    context: str | None = None  # found: the page's text around the quote (`passage.context_of`)
+    archive_url: str | None = None  # archived: the snapshot holding the quote
+    archive_timestamp: str | None = None
+    archive_detail: str = ""  # why the archive gave no copy, when it was asked and gave none
+    moved_to: str | None = None  # moved: the page's new address
+    warnings: tuple[str, ...] = ()  # e.g. changed-since-review, with `passage_diff`
+    passage_diff: str | None = None  # the word diff of the passage around the quote since it was reviewed
+    kept: Kept | None = None  # the passage the lock keeps after this audit (set by `audit.since_review`)
 
 
 def fingerprint(page: NormalizedPage) -> str:
@@ -51,4 +60,5 @@ def judge(quote: str, result: PageResult, page: NormalizedPage | None) -> Citati
     return CitationResult(
         result.url, quote, status_of(match), match.kind.value if match.kind else None, match.score, match.passage,
         http_status=result.http_status, final_url=result.final_url, fingerprint=fingerprint(page), revalidated=result.revalidated,
+        context=context_of(quote, page) if match.found else None,
     )

@@ -1,18 +1,27 @@
 """`audit`: fetch every cited page, check every quote and review date, update each exam's lock.
 
-Exit 0 when every quote is found and every review date is fresh, 1 when anything needs an author.
+Exit 0 when every quote is found and every review date is fresh, 1 when anything needs an author; with
+`--new-only`, 1 only when something needs an author that the committed lock did not already record.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from pipeline.check.validate import validate
-from pipeline.citations.audit import audit, citation_refs, update_locks
+from pipeline.citations.archive import PUBLIC_ARCHIVE, Archive
+from pipeline.citations.audit import AuditResult, Healing, audit, citation_refs, update_locks
+from pipeline.citations.blast import blast_radius
 from pipeline.citations.check import pool_size
+from pipeline.citations.fetch import Fetcher
+from pipeline.citations.fixmoves import Move, fix_moves
+from pipeline.citations.moves import RedirectLog
+from pipeline.citations.newonly import committed, new_problems
 from pipeline.citations.report import counts, write_report
+from pipeline.citations.status import Status
 from pipeline.citations.summary import progress, show
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
 from pipeline.errors import UsageError
@@ -23,9 +32,20 @@ from pipeline.today import resolve_today
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sources", type=Path, default=Path("sources"), metavar="DIR", help="the sources folder (default: sources)")
     parser.add_argument("--exam", metavar="ID", help="audit only this exam")
-    parser.add_argument("--report", type=Path, metavar="FILE", help="also write the results as JSON (Markdown when FILE ends in .md)")
+    parser.add_argument("--report", type=Path, action="append", metavar="FILE", help="also write the results as JSON (Markdown when FILE ends in .md); may be given twice")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date of the audit (default: SOURCE_DATE_EPOCH, else the clock)")
+    archive = parser.add_mutually_exclusive_group()
+    archive.add_argument("--archive-url", type=_http_url, default=PUBLIC_ARCHIVE, metavar="URL", help=f"the Wayback Machine to ask for snapshots of gone pages (default: {PUBLIC_ARCHIVE})")
+    archive.add_argument("--no-archive", action="store_true", help="do not look for archived snapshots")
+    parser.add_argument("--new-only", action="store_true", help="exit 1 only for problems the committed lock did not already record (the report still lists all)")
+    parser.add_argument("--fix-moves", action="store_true", help="rewrite the address of each moved page (permanent redirect) in the sources, comments and layout kept")
     add_fetch_options(parser)
+
+
+def _http_url(text: str) -> str:
+    if not text.startswith(("http://", "https://")):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected an http(s) address, e.g. {PUBLIC_ARCHIVE}")
+    return text
 
 
 def _exams(args: argparse.Namespace, loaded: list[ExamContent]) -> list[ExamContent]:
@@ -36,6 +56,20 @@ def _exams(args: argparse.Namespace, loaded: list[ExamContent]) -> list[ExamCont
         known = ", ".join(e.exam.id for e in loaded) or "none"
         raise UsageError(f"error: no exam '{args.exam}' in {args.sources} (exams: {known})")
     return chosen
+
+
+def _healing(args: argparse.Namespace, fetcher: Fetcher) -> Healing:
+    archive = None if args.no_archive else Archive(fetcher, args.archive_url)
+    return Healing(RedirectLog().watch(fetcher.client.session), archive)
+
+
+def _fixed(result: AuditResult) -> AuditResult:
+    """Each moved citation rewritten in its source (printed), and counted as found at its new address."""
+    moved = [(ref, r) for ref, r in result.citations if r.status is Status.MOVED and r.moved_to]
+    for move, line in fix_moves([Move(ref, r.moved_to) for ref, r in moved]):
+        print(f"{move.ref.place.file}:{line}: fixed: {move.ref.url} -> {move.new_url}", file=sys.stderr)
+    fixes = {id(ref): (replace(ref, url=r.moved_to), replace(r, url=r.moved_to, status=Status.FOUND, moved_to=None)) for ref, r in moved}
+    return replace(result, citations=[fixes.get(id(ref), (ref, r)) for ref, r in result.citations])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,15 +84,24 @@ def run(args: argparse.Namespace) -> int:
     fetcher = fetcher_from(args)
     urls = {ref.url for ref in citation_refs(exams)}
     try:
+        healing = _healing(args, fetcher)
         with progress(len(urls)) as tick:
-            result = audit(exams, fetcher, today, pool_size(urls, fetcher.settings), tick, fetcher.settings.per_host)
+            result = audit(exams, fetcher, today, pool_size(urls, fetcher.settings), tick, fetcher.settings.per_host, healing)
     finally:
         fetcher.close()
+    locks = committed(result)  # before this audit rewrites them
+    if args.fix_moves:
+        result = _fixed(result)
     written = update_locks(exams, result, today)
-    show(result)
-    if args.report:
-        write_report(args.report, result, today.isoformat())
+    new = new_problems(result, locks) if args.new_only else None
+    blasts = blast_radius(result)  # once: it builds each exam's view
+    show(result, blasts=blasts)
+    for report in args.report or []:
+        write_report(report, result, today.isoformat(), new, blasts)
     tally = ", ".join(f"{n} {status}" for status, n in counts(result).items() if n)
     print(f"audit: {len(result.citations)} quote(s) on {len(urls)} page(s): {tally or 'none'}; "
           f"{len(result.stale_reviews)} review date(s) to renew; updated {', '.join(map(str, written))}", file=sys.stderr)
+    if new is not None:
+        print(f"audit: {len(new)} new problem(s) since the committed lock", file=sys.stderr)
+        return 1 if new else 0
     return 0 if result.ok else 1

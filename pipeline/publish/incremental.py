@@ -1,20 +1,26 @@
 """Incremental builds: rebuild an output only when what it depends on changed.
 
-An output's inputs are the exam's source folder (YAML files and the citation lock), the templates, the
-code (pipeline/ and schema/), and the build's options (paper size, SOURCE_DATE_EPOCH, ...). Their
-content hash is kept per renderer beside the generation it built (`OUT/.generations/<exam>-<n>.state.json`,
-see `generations`), so outputs and state are published together; when it matches and the outputs are
-still there, the renderer is skipped and its files are left byte-for-byte alone. `--force` ignores it.
+An output's inputs are the part of the exam view it shows (so a comment-only or whitespace-only edit of
+a source, which changes no view, rebuilds nothing), the templates it reads, the code (pipeline/ and
+schema/), and the build's options (paper size, SOURCE_DATE_EPOCH, ...). Their hash is kept per renderer
+beside the generation it built (`OUT/.generations/<exam>-<n>.state.json`, see `generations`), so outputs
+and state are published together; when it matches and the outputs are still there, the renderer is skipped
+and its files are carried over byte-for-byte (hard links). `--force` ignores it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import hashlib
 import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
 
 from pipeline.paths import CODE_DIRS
 from pipeline.paths import TEMPLATES as TEMPLATE_DIR
@@ -34,22 +40,50 @@ def _hash_files(digest: hashlib._Hash, folder: Path, pattern: str = "*") -> None
         digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
 
 
-def code_and_template_digest() -> str:
-    """What every output depends on besides its sources: the code and the templates."""
+def code_digest() -> str:
+    """The code version: every output depends on the pipeline's and the schema's code."""
     digest = hashlib.sha256()
     for folder in CODE_DIRS:
         _hash_files(digest, folder, "*.py")
-    if TEMPLATE_DIR.is_dir():
-        _hash_files(digest, TEMPLATE_DIR)
     return digest.hexdigest()
 
 
-def input_digest(exam_folder: Path, renderer: str, options: dict[str, str], shared: str) -> str:
-    """The hash of everything `renderer`'s output for this exam depends on."""
-    digest = hashlib.sha256(shared.encode())
-    _hash_files(digest, exam_folder)
+def template_digest(folders: tuple[str, ...]) -> str:
+    """The templates an output reads (`""` names the whole templates folder)."""
+    digest = hashlib.sha256()
+    for name in folders:
+        if (TEMPLATE_DIR / name).is_dir():
+            _hash_files(digest, TEMPLATE_DIR / name)
+    return digest.hexdigest()
+
+
+# What no output shows: file times (a comment-only edit moves them) feed only the deck's package time,
+# which matters only when something the deck shows changed.
+NEVER_SHOWN = frozenset({"sources_changed_at"})
+
+
+def plain(value: Any, leave_out: frozenset[str]) -> Any:
+    """The view as JSON-able data, without the fields named in `leave_out` (at any depth)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name), leave_out) for f in dataclasses.fields(value) if f.name not in leave_out}
+    if isinstance(value, BaseModel):
+        return plain(value.model_dump(mode="json"), leave_out)
+    if isinstance(value, dict):
+        return {str(k): plain(v, leave_out) for k, v in value.items() if k not in leave_out}
+    if isinstance(value, list | tuple):
+        return [plain(v, leave_out) for v in value]
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    return value
+
+
+def input_digest(view: Any, leave_out: frozenset[str], templates: str, code: str, options: dict[str, str]) -> str:
+    """The hash of everything one output of one exam depends on: the part of the view it shows, its
+    templates, the code version, the build's options and SOURCE_DATE_EPOCH."""
+    digest = hashlib.sha256(f"{code}\0{templates}\0".encode())
+    digest.update(json.dumps(plain(view, leave_out | NEVER_SHOWN), sort_keys=True, ensure_ascii=False).encode())
     env = {"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "")}
-    digest.update(json.dumps({"renderer": renderer, "options": options, "env": env}, sort_keys=True).encode())
+    digest.update(json.dumps({"options": options, "env": env}, sort_keys=True).encode())
     return digest.hexdigest()
 
 

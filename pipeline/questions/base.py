@@ -39,9 +39,14 @@ class QuestionType:
     extra_fields: tuple[str, ...] = field(default=())
 
 
+def a_type(name: str) -> str:
+    """"a single question", "an ordering question"."""
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} question"
+
+
 def unused_fields(q: Question, allowed: frozenset[str]) -> list[Problem]:
     """A field this type does not take, given anyway, is an error: it would be silently ignored."""
-    return [((name,), f"a {q.type} question takes no {name}; remove {'them' if name.endswith('s') else 'it'}", "question-options") for name in FIELDS
+    return [((name,), f"{a_type(q.type)} takes no {name}; remove {'them' if name.endswith('s') else 'it'}", "question-options") for name in FIELDS
             if name not in allowed and getattr(q, name) not in (None, [], ())]
 
 
@@ -59,4 +64,4 @@ def count_between(q: Question, name: str, low: int, high: int) -> list[Problem]:
     n = len(getattr(q, name))
     if low <= n <= high:
         return []
-    return [((name,), f"a {q.type} question needs {low} to {high} {name.replace('_', ' ')}, got {n}", "question-options")]
+    return [((name,), f"{a_type(q.type)} needs {low} to {high} {name.replace('_', ' ')}, got {n}", "question-options")]

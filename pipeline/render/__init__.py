@@ -28,14 +28,35 @@ class RenderContext:
 
 Renderer = Callable[[RenderContext], list[Path]]
 
-# name -> the module whose `render` writes that output (or the function itself); run in this order.
-RENDERERS: dict[str, str | Renderer] = {
-    "pdf": "pipeline.render.guide.pdf",
-    "anki": "pipeline.render.anki.deck",
-    "bank": "pipeline.render.bank",
+# Where in the sources a question comes from: only outputs that print it (the bank) depend on it, so a
+# comment line added above a question rebuilds the bank and nothing else.
+SOURCE_PLACE = frozenset({"source_file", "source_line"})
+
+
+@dataclass(frozen=True)
+class Output:
+    """A registry entry: the renderer's module (imported only when it runs), the folders of templates/
+    it reads, and the view fields it never shows. The last two decide when it must run again."""
+
+    module: str | Renderer
+    templates: tuple[str, ...] = ()
+    leaves_out: frozenset[str] = frozenset()
+
+
+# name -> its output; run in this order.
+RENDERERS: dict[str, Output | str | Renderer] = {
+    "pdf": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE),
+    "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE),
+    "bank": Output("pipeline.render.bank"),
 }
 
 
-def load(entry: str | Renderer) -> Renderer:
+def output(entry: Output | str | Renderer) -> Output:
+    """A RENDERERS entry as an Output: a bare module name or function reads every template and every field."""
+    return entry if isinstance(entry, Output) else Output(entry, ("",))
+
+
+def load(entry: Output | str | Renderer) -> Renderer:
     """The render function behind a RENDERERS entry, importing its module on first use."""
-    return importlib.import_module(entry).render if isinstance(entry, str) else entry
+    module = output(entry).module
+    return importlib.import_module(module).render if isinstance(module, str) else module

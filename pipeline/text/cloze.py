@@ -48,8 +48,3 @@ def problems(text: str) -> list[str]:
 def strip(text: str) -> str:
     """The text as a reader sees it in the guide: each mark replaced by the phrase it hides."""
     return CLOZE.sub(lambda m: m["answer"], text)
-
-
-def blank(text: str, number: int, placeholder: str = "_____") -> str:
-    """The text with cloze `number` hidden behind `placeholder` and every other mark shown."""
-    return CLOZE.sub(lambda m: placeholder if int(m["number"]) == number else m["answer"], text)

@@ -14,6 +14,11 @@ from pipeline.view.model import CitationView, ReferenceView
 from schema.models import Citation, KeyPoint
 
 
+def _web(url: str | None) -> str | None:
+    """An address from the lock that outputs may link to: http(s) only, as for addresses in the sources."""
+    return url if url and url.startswith(("http://", "https://")) else None
+
+
 class Citations:
     """Built once per exam: page numbers in reading order, and a CitationView per (key point, citation)."""
 
@@ -33,7 +38,7 @@ class Citations:
             key_point=point_id, url=citation.url, title=citation.title, quote=citation.quote,
             speaker=citation.publisher or self.vendor, publisher=citation.publisher,
             status=entry.status, checked=entry.checked, ref=number,
-            archive_url=getattr(entry, "archive_url", None), archive_date=getattr(entry, "archive_date", None),
+            archive_url=_web(entry.archive_url), archive_date=entry.archive_date,
         )
         self.uses.setdefault(citation.url, []).append((objective_id, view))
         return view

@@ -13,6 +13,9 @@ from schema.citation_status import LABELS, Status
 from schema.models import Exam, Example, Lab, Term
 
 
+PRACTICE_RULES = frozenset({"matching"})
+
+
 @dataclass(frozen=True)
 class CitationView:
     """A quote with its page, its publisher and its last check (from the citation lock)."""
@@ -135,6 +138,12 @@ class ObjectiveView:
     @property
     def anchor(self) -> str:
         return f"objective-{self.id}"
+
+    @property
+    def practice(self) -> tuple[QuestionView, ...]:
+        """What a printed page or a card deck practises: the authored questions, then generated ones of the
+        rules in PRACTICE_RULES (the other rules drill the same terms and gaps that term and cloze cards do)."""
+        return self.questions + tuple(q for q in self.generated if q.generated in PRACTICE_RULES)
 
 
 @dataclass(frozen=True)

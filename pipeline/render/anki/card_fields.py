@@ -61,8 +61,12 @@ def link_html(citation: CitationView) -> str:
 
 
 def status_html(citation: CitationView) -> str:
-    """The quote's last check, as the guide and the site say it ("found on the page, 2026-11-20")."""
-    return f'<span class="check check-{escape(citation.status.value)}">{escape(citation.status_text)}</span>'
+    """The quote's last check, as the guide and the site say it ("found on the page, 2026-11-20"); an
+    archived quote's "archived copy of DATE" links to that copy."""
+    classes, text = f"check check-{escape(citation.status.value)}", escape(citation.status_text)
+    if citation.archive_url:
+        return f'<a class="{classes}" href="{escape(citation.archive_url)}">{text}</a>'
+    return f'<span class="{classes}">{text}</span>'
 
 
 def sources_html(citations: tuple[CitationView, ...]) -> str:

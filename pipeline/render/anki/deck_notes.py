@@ -87,13 +87,13 @@ def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
 
 
 def notes(view: ExamView) -> list[DeckNote]:
-    """Every note of the exam, objective by objective: terms, then cloze key points, then authored questions."""
+    """Every note of the exam, objective by objective: terms, then cloze key points, then practice questions."""
     code, found = view.exam.code, []
     for objective in view.objectives:
         place = _place(view, objective)
         found += [term_note(place, code, term) for term in objective.terms]
         found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)]
-        found += [question_note(place, code, q) for q in objective.questions]
+        found += [question_note(place, code, q) for q in objective.practice]
     return found
 
 
@@ -111,3 +111,13 @@ def decks(view: ExamView) -> list[ObjectiveDeck]:
         for o in view.objectives
     ]
 
+
+def notes_by_item(view: ExamView) -> dict[tuple[str, str], DeckNote]:
+    """The notes that come from key points and questions, keyed ("key-point", id) or ("question", id):
+    which note a learner holds for an item, e.g. for the audit's blast radius."""
+    code, found = view.exam.code, {}
+    for objective in view.objectives:
+        place = _place(view, objective)
+        found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)}
+        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions}
+    return found

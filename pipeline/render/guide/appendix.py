@@ -31,8 +31,8 @@ class ReviewView:
 
 
 def answer_groups(view: ExamView) -> list[AnswerGroup]:
-    """The authored questions' answers, objective by objective (the guide prints only authored ones)."""
-    return [AnswerGroup(o, o.questions) for o in view.objectives if o.questions]
+    """The answers of the questions each objective practises, objective by objective."""
+    return [AnswerGroup(o, o.practice) for o in view.objectives if o.practice]
 
 
 def glossary(view: ExamView) -> list[GlossaryEntry]:

@@ -1,0 +1,38 @@
+"""Every offline check's stable code, with what it finds: printed after each message as `[code]`.
+
+An exam's `exam.yaml` may set any configurable code to `error`, `warning` or `off` under `checks:`
+(`pipeline/check/severity.py` applies it); `--strict` then still turns every remaining warning into
+an error. Problems that make a file unreadable or invalid against the schema are always errors.
+"""
+
+from __future__ import annotations
+
+# code -> what the check finds (and its default severity)
+CODES: dict[str, str] = {
+    "yaml": "the file cannot be read as YAML (error, always)",
+    "schema": "a key or value the schema does not allow (error, always)",
+    "citation-lock": "the citation lock cannot be read (error, always)",
+    "duplicate-id": "an id, term or section number used twice (error)",
+    "duplicate-stem": "two questions with the same stem (warning)",
+    "question-options": "options, pairs or items of the wrong number, repeated, or not taken by the type (error)",
+    "question-answer": "an answer that is not of the form its type needs, or not among the options (error)",
+    "question-ref": "a question naming a key point that does not exist (error)",
+    "section-unknown": "an objective in a section exam.yaml does not declare (error)",
+    "section-weights": "section weights adding up to more than 100 (error)",
+    "review-future": "a review date after today (error)",
+    "review-stale": "a review older than the review policy allows (warning)",
+    "uncited-key-point": "a key point without a citation (warning)",
+    "cloze": "a malformed cloze mark (error)",
+    "citation-drifted": "a quote not on its page at the last audit, with a close passage (error)",
+    "citation-missing": "a quote not on its page at the last audit (error)",
+    "citation-dead": "a cited page gone at the last audit (error)",
+    "citation-unsupported": "a cited page that cannot be checked (warning)",
+    "citation-stale": "a quote checked longer ago than the review policy allows (warning)",
+    "citation-unchecked": "a quote never checked against its page (warning)",
+    "citation-archived": "a cited page gone or changed, the quote standing on an archived copy (warning)",
+    "citation-moved": "a cited page moved for good (permanent redirect): audit --fix-moves (warning)",
+    "citation-changed": "the page's text around a found quote changed since the objective was reviewed (warning)",
+    "check-config": "an unknown code under `checks:` in exam.yaml (error, always)",
+}
+ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config"})
+CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS

@@ -1,0 +1,57 @@
+"""Moves: a cited page that answers through permanent redirects (301, 308) lives at a new address.
+
+`RedirectLog` watches the fetcher's HTTP session (a `requests` response hook, so the client itself is
+untouched) and records every redirect hop: which address answered which code, pointing where. After the
+audit, a quote found at the end of a chain made only of 301s and 308s is `moved`, with the new address;
+a chain with any temporary redirect (302, 303, 307) is not a move: the old address is still the right one
+to cite. `audit --fix-moves` then rewrites the address in the sources (`pipeline.citations.fixmoves`).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from urllib.parse import urljoin
+
+import requests
+
+from pipeline.citations.status import Status
+from pipeline.citations.verdict import CitationResult
+
+PERMANENT = frozenset({301, 308})
+MAX_HOPS = 30  # more than any redirect cap: a loop in the log cannot hold the walk
+
+
+class RedirectLog:
+    """Every redirect the session followed: address -> (code, next address)."""
+
+    def __init__(self) -> None:
+        self.hops: dict[str, tuple[int, str]] = {}
+        self._lock = threading.Lock()
+
+    def watch(self, session: requests.Session) -> RedirectLog:
+        session.hooks.setdefault("response", []).append(self._record)
+        return self
+
+    def _record(self, response: requests.Response, *args: object, **kwargs: object) -> None:
+        if response.is_redirect and response.request is not None:
+            target = urljoin(response.request.url or "", response.headers.get("Location", ""))
+            with self._lock:
+                self.hops[response.request.url or ""] = (response.status_code, target)
+
+    def moved_to(self, url: str) -> str | None:
+        """The address at the end of `url`'s redirects when every hop is permanent, else None."""
+        codes, at = [], requests.Request("GET", url).prepare().url or url  # as the session sent it
+        with self._lock:
+            while at in self.hops and len(codes) < MAX_HOPS:
+                code, at = self.hops[at]
+                codes.append(code)
+        return at if codes and set(codes) <= PERMANENT and at != url else None
+
+
+def with_moves(result: CitationResult, log: RedirectLog) -> CitationResult:
+    """`moved` for a found quote whose page was reached through permanent redirects only."""
+    if result.status is not Status.FOUND:
+        return result
+    target = log.moved_to(result.url)
+    return replace(result, status=Status.MOVED, moved_to=target) if target else result

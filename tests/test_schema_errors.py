@@ -1,0 +1,71 @@
+"""Translating pydantic's errors into one line per offending YAML node (pipeline/load/schema_errors.py)."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from pipeline.check.diagnostics import Report
+from pipeline.load.position import Position
+from pipeline.load.schema_errors import field_label, model_at, report_validation_error
+from pipeline.load.yamlsource import load_yaml
+from schema.models import Citation, Objective, Question
+
+GOOD = """id: "1.1"
+title: T
+summary: S
+reviewed: 2026-11-01
+key_points:
+  - id: k
+    text: x
+"""
+
+
+def problems(tmp_path, text: str) -> list[tuple[Position, str]]:
+    path = tmp_path / "o.yaml"
+    path.write_text(text, encoding="utf-8")
+    doc, report = load_yaml(path), Report()
+    try:
+        Objective.model_validate(doc.data)
+    except ValidationError as exc:
+        report_validation_error(exc, doc, Objective, report)
+    assert all(d.code == "schema" for d in report.items)
+    return [(d.position, d.message) for d in report.sorted()]
+
+
+def test_a_valid_file_gives_nothing(tmp_path):
+    assert problems(tmp_path, GOOD) == []
+
+
+def test_field_labels_and_models_along_a_path():
+    assert field_label(("key_points", 0, "citations", 1, "url")) == "key_points[0].citations[1].url"
+    assert model_at(Objective, ("key_points", 0, "citations", 0)) is Citation
+    assert model_at(Objective, ("questions", 2)) is Question
+    assert model_at(Objective, ("title",)) is None
+
+
+def test_a_misspelt_key_is_one_line_at_the_key_with_a_suggestion(tmp_path):
+    found = problems(tmp_path, GOOD.replace("title: T", "titel: T"))
+    assert found == [(Position(2, 1), "titel: unknown key 'titel'; did you mean 'title'? (expected one of: examples, id, key_points, labs, questions, reviewed, summary, terms, title)")]
+
+
+def test_a_missing_key_is_reported_on_its_parent_mapping(tmp_path):
+    found = problems(tmp_path, GOOD.replace("    text: x\n", ""))
+    assert found == [(Position(6, 5), "key_points[0].text: required key missing (the point, in Markdown)")]
+
+
+def test_a_nested_value_error_points_at_the_value(tmp_path):
+    text = GOOD + "    citations:\n      - {url: 'ftp://x.example/a', title: A, quote: q}\n"
+    [(position, message)] = problems(tmp_path, text)
+    assert position == Position(9, 15)
+    assert message == "key_points[0].citations[0].url: must be an absolute http:// or https:// address, got 'ftp://x.example/a'"
+
+
+def test_a_union_field_gives_one_line_not_one_per_member(tmp_path):
+    text = GOOD + "questions:\n  - {id: q, type: single, stem: s, explanation: e, answer: {a: 1}}\n"
+    found = problems(tmp_path, text)
+    assert len(found) == 1 and found[0][1].startswith("questions[0].answer: unexpected value dict; expected")
+
+
+def test_a_number_where_text_is_expected_says_to_quote_it(tmp_path):
+    [(position, message)] = problems(tmp_path, GOOD.replace("title: T", "title: 1.10"))
+    assert (position, message) == (Position(2, 8), 'title: expected text, got the number 1.1; put it in quotes ("1.1")')
