@@ -103,12 +103,12 @@ def hostile(tmp_path_factory):
             continue
         path = folder / f"{name}.yaml"
         path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-        expected[f"sources/demo/{name}.yaml"] = error
+        expected[f"sources/demo/{name}.yaml"] = error + (" [cloze]" if name.startswith("huge_cloze") else " [schema]" if ": key_points[" in error or ": questions[" in error else " [yaml]")
     links = HEAD.format(n=20) + "key_points:\n" + "".join(f"  - id: l{i}\n    text: See [here]({target}).\n" for i, target in enumerate(LINKS))
     (folder / "links.yaml").write_text(links, encoding="utf-8")
     (folder / "big.yaml").write_bytes(b"# " + b"x" * 5_000_001 + b"\n")
-    expected["sources/demo/big.yaml"] = "1:1: error: is 5,000,004 bytes, over the 5,000,000-byte limit for a source file; split it"
-    expected.update({f"sources/demo/{name}": error for name, error in _not_files(folder).items()})
+    expected["sources/demo/big.yaml"] = "1:1: error: is 5,000,004 bytes, over the 5,000,000-byte limit for a source file; split it [yaml]"
+    expected.update({f"sources/demo/{name}": error + " [yaml]" for name, error in _not_files(folder).items()})
     return root, expected
 
 
@@ -135,7 +135,7 @@ def test_links_other_than_http_and_mailto_are_errors_at_their_column(hostile):
     assert len(found) == len(LINKS)
     for i, target in enumerate(LINKS):
         line = 7 + 2 * i
-        assert any(f.startswith(f"sources/demo/links.yaml:{line}:22: error: key_points[{i}].text: link to ") and f"'{target}'" in f for f in found), (target, found)
+        assert any(f.startswith(f"sources/demo/links.yaml:{line}:22: error: key_points[{i}].text: link to ") and f"'{target}'" in f and f.endswith("[link]") for f in found), (target, found)
 
 
 def test_a_build_of_hostile_sources_replaces_nothing(hostile):

@@ -33,6 +33,7 @@ CODES: dict[str, str] = {
     "citation-moved": "a cited page moved for good (permanent redirect): audit --fix-moves (warning)",
     "citation-changed": "the page's text around a found quote changed since the objective was reviewed (warning)",
     "check-config": "an unknown code under `checks:` in exam.yaml (error, always)",
+    "link": "a Markdown link to anything but an http(s) or mailto: address; outputs drop it (error, always)",
 }
-ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config"})
+ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS
