@@ -5,12 +5,12 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 ARGS   ?=
 
-.PHONY: build test validate audit schema golden bench lint clean lock system-deps
+.PHONY: build test validate audit schema golden bench lint clean lock system-deps browser-deps
 
 build: $(STAMP)
 	$(PY) -m pipeline build $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) browser-deps
 	$(PY) -m pytest $(ARGS)
 
 validate: $(STAMP)
@@ -62,3 +62,16 @@ $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
 	rm -f $(VENV)/.installed-* && touch $@
+
+# The study-site tests drive Debian's chromium with Playwright (never `playwright install`) and inject
+# axe-core from npm (pinned in package.json + package-lock.json). Install what is missing (Debian, as root).
+browser-deps: node_modules/.package-lock.json
+	@command -v chromium >/dev/null || { echo "installing Debian's chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+# npm ci rewrites node_modules/.package-lock.json: the stamp. Test for npm, not node: Debian's npm is a
+# package of its own, and must not be added beside a nodejs that bundles it.
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "installing Debian's nodejs and npm"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; }
+	npm ci --no-audit --no-fund --loglevel=error

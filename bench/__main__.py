@@ -22,6 +22,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "scaling": ("validate_scaling",),
     "anki": ("anki_overhead",),
     "hostile": ("deep_extract_vs_parse", "deep_vs_flat", "many_questions_per_item", "many_objectives_per_item"),
+    "lms": ("lms_export_vs_bank",),
 }
 
 

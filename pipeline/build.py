@@ -30,6 +30,7 @@ class BuildResult:
     written: list[Path] = field(default_factory=list)  # final paths replaced by this build
     unchanged: list[Path] = field(default_factory=list)  # outputs left alone: their inputs did not change
     recovered: list[str] = field(default_factory=list)  # sentences: what a broken earlier build left, and the repair
+    warnings: list[str] = field(default_factory=list)  # "<exam>: <renderer's warning>", from the renderers that ran
 
 
 @dataclass
@@ -60,6 +61,7 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
     fresh = {name for name in RENDERERS if not force and current and state.is_fresh(name, digests[name], current)}
     if fresh == set(RENDERERS) and current:
         result.unchanged.extend(final_dir / f for name in RENDERERS for f in state.renderers[name]["files"])
+        result.warnings.extend(f"{content.exam.id}: {w}" for name in RENDERERS for w in state.renderers[name].get("warnings", []))
         return None
     folder = generations.new()
     ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **options)
@@ -89,9 +91,12 @@ def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, c
             for relative in state.renderers[name]["files"]:
                 link_or_copy(current / relative, folder / relative)
                 result.unchanged.append(final_dir / relative)
+            result.warnings.extend(f"{generations.exam_id}: {w}" for w in state.renderers[name].get("warnings", []))
             continue
+        before = len(ctx.warnings)
         paths = registry.load(entry)(ctx)
-        state.record(name, digests[name], [str(p.relative_to(folder)) for p in paths])
+        state.record(name, digests[name], [str(p.relative_to(folder)) for p in paths], ctx.warnings[before:])
+        result.warnings.extend(f"{generations.exam_id}: {w}" for w in ctx.warnings[before:])
         pending.written.extend(final_dir / p.relative_to(folder) for p in paths)
     state.path = generations.state_path(folder)
     state.save()

@@ -106,7 +106,7 @@ def test_one_broken_citation_and_everything_that_depends_on_it(run_cli, sources)
     assert blast["questions"] == ["1.1-q-broken", "2.1-q-leaning"]
     assert blast["generated_questions"] == ["gen-cloze-1.1-broken-c1", "gen-cloze-1.1-broken-c2"]
     assert blast["guide"] == ["study-guide.pdf#objective-1.1", "study-guide.pdf#objective-2.1"]
-    assert blast["site"] == ["site/objective-1.1.html", "site/objective-2.1.html"]
+    assert blast["site"] == ["site/objective-1-1.html", "site/objective-2-1.html"]
     assert blast["counts"] == {"key points": 1, "questions": 2, "generated questions": 2, "deck notes": 3, "guide places": 2, "site pages": 2}
 
     notes = deck_notes(folder.parent / "build" / "demo" / "deck.apkg")
@@ -123,5 +123,5 @@ def test_one_broken_citation_and_everything_that_depends_on_it(run_cli, sources)
         assert any(f"{fence} {note['guid']} {fence}" in markdown or f"`{note['guid']}`" in markdown for fence in ("``", "```"))
     assert "  - questions: `1.1-q-broken`, `2.1-q-leaning`; generated: `gen-cloze-1.1-broken-c1`, `gen-cloze-1.1-broken-c2`" in markdown
     table = result.out[result.out.index("blast radius"):]
-    assert "sources/demo/one.yaml:11" in table and "1.1-q-broken, 2.1-q-leaning" in table and "site/objective-2.1.html" in table
+    assert "sources/demo/one.yaml:11" in table and "1.1-q-broken, 2.1-q-leaning" in table and "site/objective-2-1.html" in table
 

@@ -29,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
     built = build(result.exams, args.out, options={"paper": args.paper}, force=args.force)
     for sentence in built.recovered:
         print(f"build: warning: {sentence}", file=sys.stderr)
+    for warning in built.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     for path in built.written:
         print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
     for path in built.unchanged:

@@ -109,8 +109,9 @@ class BuildState:
         entry = self.renderers.get(renderer)
         return bool(entry) and entry["digest"] == digest and all((final_dir / f).is_file() for f in entry["files"])
 
-    def record(self, renderer: str, digest: str, files: list[str]) -> None:
-        self.renderers[renderer] = {"digest": digest, "files": sorted(files)}
+    def record(self, renderer: str, digest: str, files: list[str], warnings: list[str] | None = None) -> None:
+        """`warnings` are kept so that a build leaving the output alone still says what it lacks."""
+        self.renderers[renderer] = {"digest": digest, "files": sorted(files)} | ({"warnings": warnings} if warnings else {})
 
     def save(self) -> None:
         """Written aside and moved into place, like the outputs."""

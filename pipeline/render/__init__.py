@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.view.model import ExamView
@@ -24,6 +24,8 @@ class RenderContext:
     out_dir: Path  # the staging folder for this exam: write here, never into the final folder
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
     paper: str = "a4"  # page size of printed outputs (`build --paper`): a CSS page size name, "a4" or "letter"
+    # What a renderer could not hold, one sentence each ("moodle: question X (ordering) skipped: ..."); build prints them.
+    warnings: list[str] = field(default_factory=list)
 
 
 Renderer = Callable[[RenderContext], list[Path]]
@@ -48,6 +50,11 @@ RENDERERS: dict[str, Output | str | Renderer] = {
     "pdf": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE),
     "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE),
     "bank": Output("pipeline.render.bank"),
+    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE),
+    "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE),
+    "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE),
+    "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE),
+    "canvas": Output("pipeline.render.lms.canvas", (), SOURCE_PLACE),
 }
 
 

@@ -1,9 +1,11 @@
 """Where an objective and its key points live in each output, in one place: the guide's anchors and the
 site's pages. Renderers and the audit's blast radius (`pipeline.citations.blast`) both use these, so a
-report's "see site/objective-6.1.html#kp-6.1-x" is where the site puts it.
+report's "site/objective-6-1.html" is where the site puts it.
 """
 
 from __future__ import annotations
+
+from pipeline.render.site.paths import objective_page
 
 GUIDE = "study-guide.pdf"
 
@@ -22,5 +24,5 @@ def question_anchor(question_id: str) -> str:
 
 
 def site_page(objective_id: str) -> str:
-    """The site page of an objective, relative to the exam's output folder."""
-    return f"site/objective-{objective_id}.html"
+    """The site page of an objective, relative to the exam's output folder (the site names its own pages)."""
+    return f"site/{objective_page(objective_id)}"

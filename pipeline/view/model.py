@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from schema.citation_status import LABELS, Status
 from schema.models import Exam, Example, Lab, Term
 
-
 PRACTICE_RULES = frozenset({"matching"})
 
 

@@ -1,0 +1,167 @@
+"""`canvas-qti.zip`: the questions as one Canvas practice quiz in QTI 1.2, laid out as Canvas's own
+export (and text2qti) lays it out:
+
+    imsmanifest.xml                  the quiz resource and its Canvas settings file
+    non_cc_assessments/              (empty folder, as Canvas writes it)
+    <quiz>/<quiz>.xml                questestinterop: one item per question
+    <quiz>/assessment_meta.xml       Canvas's quiz settings (a practice quiz, answers in the given order)
+
+Types: multiple_choice, multiple_answers, true_false, short_answer (fill-ins: accepted answers),
+essay (short answers with only a model answer) and matching. Classic Canvas quizzes have no ordering
+question, so ordering questions are skipped with a warning. Text is HTML, entity-escaped in `mattext`;
+matching prompts and answers are plain text (Canvas shows them as such).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape, quoteattr
+
+from pipeline.render.lms import exportable, kind
+from pipeline.render.lms.package import write_zip
+from pipeline.render.lms.qti21 import identifier
+from pipeline.render.lms.text import block_html, feedback_html, inline_html, plain
+from pipeline.text.plaintext import shorten
+from pipeline.view.model import ExamView, QuestionView
+
+if TYPE_CHECKING:
+    from pipeline.render import RenderContext
+
+NAME = "canvas-qti.zip"
+TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching"})
+SKIPPED = {"ordering": "Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"}
+CANVAS_TYPE = {"single": "multiple_choice_question", "multiple": "multiple_answers_question", "true_false": "true_false_question",
+               "fill_in": "short_answer_question", "essay": "essay_question", "matching": "matching_question"}
+HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+
+def quiz_id(view: ExamView) -> str:
+    return f"quiz_{view.exam.id}"
+
+
+def _mattext(html_text: str, texttype: str = "text/html") -> str:
+    return f'<material><mattext texttype="{texttype}">{escape(html_text)}</mattext></material>'
+
+
+def _field(label: str, value: str) -> str:
+    return f"<qtimetadatafield><fieldlabel>{label}</fieldlabel><fieldentry>{escape(value)}</fieldentry></qtimetadatafield>"
+
+
+def _labels(q: QuestionView) -> str:
+    return "".join(f'<response_label ident="{o.id}">{_mattext(inline_html(o.text_md))}</response_label>' for o in q.options)
+
+
+def _choice_response(q: QuestionView) -> tuple[str, str]:
+    cardinality = "Multiple" if q.type == "multiple" else "Single"
+    response = f'<response_lid ident="response1" rcardinality="{cardinality}"><render_choice>{_labels(q)}</render_choice></response_lid>'
+    if q.type == "multiple":
+        tests = "".join(f'<varequal respident="response1">{o.id}</varequal>' if o.correct else
+                        f'<not><varequal respident="response1">{o.id}</varequal></not>' for o in q.options)
+        condition = f"<and>{tests}</and>"
+    else:
+        condition = f'<varequal respident="response1">{q.correct_options[0].id}</varequal>'
+    return response, _full_marks(condition)
+
+
+def _full_marks(condition: str) -> str:
+    return (f'<respcondition continue="No"><conditionvar>{condition}</conditionvar>'
+            '<setvar action="Set" varname="SCORE">100</setvar></respcondition>')
+
+
+def _text_response() -> str:
+    return ('<response_str ident="response1" rcardinality="Single"><render_fib>'
+            '<response_label ident="answer1" rshuffle="No"/></render_fib></response_str>')
+
+
+def _fill_in_response(q: QuestionView) -> tuple[str, str]:
+    condition = "".join(f'<varequal respident="response1">{escape(a)}</varequal>' for a in q.accepted_answers)
+    return _text_response(), _full_marks(condition)
+
+
+def _essay_response(q: QuestionView) -> tuple[str, str]:
+    return _text_response(), '<respcondition continue="No"><conditionvar><other/></conditionvar></respcondition>'
+
+
+def _matching_response(q: QuestionView) -> tuple[str, str]:
+    """One response per prompt, each offering every answer; each right pair adds an equal share."""
+    labels = "".join(f'<response_label ident="{a.id}">{_mattext(plain(a.text_md), "text/plain")}</response_label>' for a in q.answers)
+    responses = "".join(f'<response_lid ident="response_{p.id}">{_mattext(plain(p.prompt_md), "text/plain")}'
+                        f"<render_choice>{labels}</render_choice></response_lid>" for p in q.pairs)
+    step = f"{100 / len(q.pairs):.2f}"
+    conditions = "".join(f'<respcondition><conditionvar><varequal respident="response_{p.id}">{p.answer_id}</varequal></conditionvar>'
+                         f'<setvar varname="SCORE" action="Add">{step}</setvar></respcondition>' for p in q.pairs)
+    return responses, conditions
+
+
+RESPONSES = {"single": _choice_response, "multiple": _choice_response, "true_false": _choice_response,
+             "fill_in": _fill_in_response, "essay": _essay_response, "matching": _matching_response}
+
+
+def _answer_ids(q: QuestionView) -> str:
+    return ",".join(o.id for o in q.options) if q.options else ",".join(a.id for a in q.answers)
+
+
+def item_xml(q: QuestionView) -> str:
+    response, scoring = RESPONSES[kind(q)](q)
+    metadata = (_field("question_type", CANVAS_TYPE[kind(q)]) + _field("points_possible", "1")
+                + _field("original_answer_ids", _answer_ids(q)) + _field("assessment_question_identifierref", f"bank_{identifier(q)}"))
+    title = f"{q.id}: {shorten(plain(q.stem_md), 80)}"
+    return (f"<item ident=\"{identifier(q)}\" title={quoteattr(title)}>\n"
+            f"<itemmetadata><qtimetadata>{metadata}</qtimetadata></itemmetadata>\n"
+            f"<presentation>{_mattext(block_html(q.stem_md))}{response}</presentation>\n"
+            '<resprocessing><outcomes><decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>'
+            '<respcondition continue="Yes"><conditionvar><other/></conditionvar>'
+            f'<displayfeedback feedbacktype="Response" linkrefid="general_fb"/></respcondition>{scoring}</resprocessing>\n'
+            f'<itemfeedback ident="general_fb"><flow_mat>{_mattext(feedback_html(q))}</flow_mat></itemfeedback>\n</item>')
+
+
+def assessment_xml(view: ExamView, questions: list[QuestionView]) -> str:
+    items = "\n".join(item_xml(q) for q in questions)
+    return (f'{HEADER}<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">\n'
+            f"<assessment ident=\"{quiz_id(view)}\" title={quoteattr(view.exam.title)}>\n"
+            f"<qtimetadata>{_field('cc_maxattempts', 'unlimited')}</qtimetadata>\n"
+            f'<section ident="root_section">\n{items}\n</section>\n</assessment>\n</questestinterop>\n')
+
+
+def meta_xml(view: ExamView, questions: list[QuestionView]) -> str:
+    settings = {"title": view.exam.title, "description": "", "shuffle_answers": "false", "scoring_policy": "keep_highest",
+                "hide_results": "", "quiz_type": "practice_quiz", "points_possible": f"{len(questions)}.0",
+                "require_lockdown_browser": "false", "show_correct_answers": "true", "anonymous_submissions": "false",
+                "could_be_locked": "false", "allowed_attempts": "-1", "one_question_at_a_time": "false",
+                "cant_go_back": "false", "available": "false", "one_time_results": "false",
+                "show_correct_answers_last_attempt": "false", "only_visible_to_overrides": "false",
+                "module_locked": "false"}
+    body = "\n".join(f"  <{k}>{escape(v)}</{k}>" for k, v in settings.items())
+    return (f'{HEADER}<quiz identifier="{quiz_id(view)}" xmlns="http://canvas.instructure.com/xsd/cccv1p0" '
+            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://canvas.instructure.com/xsd/cccv1p0 '
+            f'https://canvas.instructure.com/xsd/cccv1p0.xsd">\n{body}\n</quiz>\n')
+
+
+def manifest_xml(view: ExamView) -> str:
+    qid = quiz_id(view)
+    return (f'{HEADER}<manifest identifier="manifest_{view.exam.id}" xmlns="http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1" '
+            'xmlns:lom="http://ltsc.ieee.org/xsd/imsccv1p1/LOM/resource" xmlns:imsmd="http://www.imsglobal.org/xsd/imsmd_v1p2" '
+            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1 '
+            'http://www.imsglobal.org/xsd/imscp_v1p1.xsd http://ltsc.ieee.org/xsd/imsccv1p1/LOM/resource '
+            'http://www.imsglobal.org/profile/cc/ccv1p1/LOM/ccv1p1_lomresource_v1p0.xsd http://www.imsglobal.org/xsd/imsmd_v1p2 '
+            'http://www.imsglobal.org/xsd/imsmd_v1p2p2.xsd">\n'
+            "  <metadata><schema>IMS Content</schema><schemaversion>1.1.3</schemaversion>"
+            f"<imsmd:lom><imsmd:general><imsmd:title><imsmd:string>{escape(view.exam.title)}</imsmd:string></imsmd:title>"
+            "</imsmd:general></imsmd:lom></metadata>\n  <organizations/>\n  <resources>\n"
+            f'    <resource identifier="{qid}" type="imsqti_xmlv1p2"><file href="{qid}/{qid}.xml"/>'
+            f'<dependency identifierref="{qid}_meta"/></resource>\n'
+            f'    <resource identifier="{qid}_meta" type="associatedcontent/imscc_xmlv1p1/learning-application-resource" '
+            f'href="{qid}/assessment_meta.xml"><file href="{qid}/assessment_meta.xml"/></resource>\n  </resources>\n</manifest>\n')
+
+
+def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, bytes]:
+    qid = quiz_id(view)
+    return {"imsmanifest.xml": manifest_xml(view).encode("utf-8"), "non_cc_assessments/": b"",
+            f"{qid}/{qid}.xml": assessment_xml(view, questions).encode("utf-8"),
+            f"{qid}/assessment_meta.xml": meta_xml(view, questions).encode("utf-8")}
+
+
+def render(ctx: RenderContext) -> list[Path]:
+    questions = exportable(ctx.view.questions, TYPES, "canvas", SKIPPED, ctx.warnings)
+    return [write_zip(ctx.out_dir / NAME, package_files(ctx.view, questions), ctx.view.source_date)]

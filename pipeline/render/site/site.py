@@ -1,0 +1,73 @@
+"""`site/`: the static study site, one HTML file per page plus its script, style and data files.
+
+Pages: the exam (`index.html`), one per objective, the glossary, mixed practice, references and search.
+Everything comes from the exam view; the same view gives the same bytes (no clock, sorted JSON, files
+copied as they are).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipeline.render.site import data, paths
+from pipeline.render.site.html import SITE_TEMPLATES, render_page
+from pipeline.view.model import ExamView, ObjectiveView
+
+if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this module
+    from pipeline.render import RenderContext
+
+SITE_DIR = "site"
+TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching", "ordering"})  # each has templates/site/questions/<type>
+STATIC = ("site.css", "site.js", "search.js")  # copied from templates/site/ into assets/
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    term: str
+    definition_md: str
+    objective: ObjectiveView
+
+
+def glossary(view: ExamView) -> list[GlossaryEntry]:
+    """Every key term, alphabetical regardless of case (ties keep outline order)."""
+    entries = [GlossaryEntry(t.term, t.definition, o) for o in view.objectives for t in o.terms]
+    return sorted(entries, key=lambda e: e.term.casefold())
+
+
+def pages(view: ExamView) -> dict[str, tuple[str, dict]]:
+    """file name -> (template, values) for every page of the site."""
+    common = {"view": view, "exam": view.exam}
+    result = {
+        paths.INDEX: ("index.html.j2", {**common, "title": view.exam.title, "current": paths.INDEX}),
+        paths.GLOSSARY: ("glossary.html.j2", {**common, "title": "Glossary", "current": paths.GLOSSARY, "entries": glossary(view)}),
+        paths.PRACTICE: ("practice.html.j2", {**common, "title": "Practice", "current": paths.PRACTICE, "questions": view.questions}),
+        paths.REFERENCES: ("references.html.j2", {**common, "title": "References", "current": paths.REFERENCES}),
+        paths.SEARCH: ("search.html.j2", {**common, "title": "Search", "current": paths.SEARCH}),
+    }
+    objectives = view.objectives
+    for i, objective in enumerate(objectives):
+        neighbours = {"previous": objectives[i - 1] if i else None, "next": objectives[i + 1] if i + 1 < len(objectives) else None}
+        values = {**common, "title": objective.heading, "current": None, "objective": objective, **neighbours}
+        result[paths.objective_page(objective.id)] = ("objective.html.j2", values)
+    return result
+
+
+def _write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8", newline="\n")
+    return path
+
+
+def render(ctx: RenderContext) -> list[Path]:
+    view, root = ctx.view, ctx.out_dir / SITE_DIR
+    written = [_write(root / name, render_page(template, **values)) for name, (template, values) in pages(view).items()]
+    assets = root / paths.ASSETS
+    written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
+    written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view))))
+    written.append(_write(assets / "search-index.js", data.as_script("SEARCH_INDEX", data.search_entries(view))))
+    return written

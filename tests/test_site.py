@@ -1,0 +1,108 @@
+"""The study site without a browser: its pages, their safety (CSP, escaping, link allow list), the same
+order as the bank, byte-identical rebuilds, safe names for dotted ids (tests/test_architecture.py checks what the renderer imports)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from pipeline.questions import TYPES
+from pipeline.render import RENDERERS, load
+from pipeline.render.site import paths, site
+from pipeline.render.site.html import CSP
+from pipeline.render.site.links import keep_allowed_links
+from tests.sitekit import build_site
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    return build_site(tmp_path_factory.mktemp("site"))
+
+
+def _pages(built: Path) -> dict[str, BeautifulSoup]:
+    return {p.name: BeautifulSoup(p.read_text(encoding="utf-8"), "html.parser") for p in sorted((built / "site").glob("*.html"))}
+
+
+def test_every_page_is_written(built):
+    names = set(_pages(built))
+    assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html",
+                     "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
+    assets = {p.name for p in (built / "site" / "assets").iterdir()}
+    assert assets == {"site.css", "site.js", "search.js", "exam-data.js", "search-index.js"}
+
+
+def test_each_page_has_the_csp_and_no_inline_script_or_style(built):
+    for name, soup in _pages(built).items():
+        assert soup.find("meta", attrs={"http-equiv": "Content-Security-Policy"})["content"] == CSP, name
+        assert all(s.get("src", "").startswith("assets/") and not s.string for s in soup.find_all("script")), name
+        assert soup.find("style") is None and soup.find(attrs={"style": True}) is None, name
+        assert all(link["href"].startswith("assets/") for link in soup.find_all("link")), name
+
+
+def test_links_are_internal_or_on_the_allow_list(built):
+    for name, soup in _pages(built).items():
+        for a in soup.find_all("a", href=True):
+            href = a["href"]
+            assert re.match(r"(https?://|mailto:)", href) or not re.match(r"[a-z][a-z0-9+.-]*:|//", href, re.I), (name, href)
+    page = (built / "site" / "objective-2-1.html").read_text(encoding="utf-8")
+    assert 'href="https://example.com/manual"' in page and 'href="mailto:help@example.com"' in page
+    assert "ftp://" not in page and 'href="notes.html"' not in page  # written as plain words, not links
+    assert keep_allowed_links('<a href="javascript:x">a</a> <a href="HTTPS://e.x">b</a>') == '<a>a</a> <a href="HTTPS://e.x">b</a>'
+
+
+def test_source_text_is_escaped(built):
+    page = (built / "site" / "objective-2-1.html").read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "Sprockets &lt;in depth&gt;" in page and 'href="https://example.com/sprockets?a=1&amp;b=2"' in page
+    assert "&lt;b&gt;raw HTML&lt;/b&gt;" in (built / "site" / "glossary.html").read_text(encoding="utf-8")
+
+
+def test_quotes_show_status_and_date(built):
+    soup = _pages(built)["objective-2-1.html"]
+    checks = [s.get_text() for s in soup.select(".callout .check")]
+    assert checks == ["found on the page, 2026-11-29"] * 2
+    assert [f.figcaption.get_text() for f in soup.select("figure.callout")] == ["What Acme says", "What Other Co says"]
+
+
+def test_questions_and_options_in_the_banks_order(built):
+    bank = json.loads((built / "bank.json").read_text(encoding="utf-8"))["questions"]
+    forms = _pages(built)["practice.html"].select("form.question")
+    assert [f["data-qid"] for f in forms] == [q["id"] for q in bank]
+    for form, q in zip(forms, bank, strict=True):
+        shown = [i["value"] for i in form.select("input[type=radio], input[type=checkbox]")]
+        assert shown == [o["id"] for o in q["options"]], q["id"]
+        assert [s["data-pair"] for s in form.select("select[data-pair]")] == [p["id"] for p in q["pairs"]]
+        assert [s["data-item"] for s in form.select("select[data-item]")] == [i["id"] for i in q["items"]]
+
+
+def test_answers_are_in_details_for_readers_without_javascript(built):
+    for form in _pages(built)["objective-2-1.html"].select("form.question"):
+        assert form.select_one("details.solution .answer .answer-value"), form["id"]
+        assert form.select_one("button.check").has_attr("hidden")
+
+
+def test_same_sources_give_byte_identical_sites(built, tmp_path):
+    again = build_site(tmp_path) / "site"
+    first = {p.relative_to(built / "site"): p.read_bytes() for p in (built / "site").rglob("*") if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
+    assert first == second
+
+
+def test_safe_names_are_one_to_one_and_plain():
+    ids = ["6.1-q1", "6_2e1-q1", "6-1-q1", "a.b_c", "a_2eb_5fc", "6.1"]
+    anchors = [paths.question_anchor(i) for i in ids]
+    assert len(set(anchors)) == len(ids)
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]+", a) for a in anchors)
+    assert paths.objective_page("6.1") == "objective-6-1.html" and paths.objective_page("12.10") == "objective-12-10.html"
+
+
+def test_the_site_renders_every_question_type():
+    assert RENDERERS["site"] and load(RENDERERS["site"]) is site.render
+    assert set(TYPES) == site.TYPES
+    for kind in site.TYPES:
+        assert (site.SITE_TEMPLATES / "questions" / f"{kind}.html.j2").is_file()
+        assert (site.SITE_TEMPLATES / "answers" / f"{kind}.html.j2").is_file()

@@ -1,0 +1,281 @@
+"""The study site in a real browser: Debian's chromium driven by Playwright (never a downloaded browser).
+
+One browser for the whole session, a fresh context (empty storage) per test. Every request a page makes
+is checked against the site's own address (its folder on file://, or the loopback server a storage test
+starts); anything else is aborted and recorded, and the tests assert the record stays empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from schema.bank import SCHEMA_VERSION
+from tests.sitekit import axe_serious, build_site, missing, serve
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TEMPLATE_PAGES = ("index.html", "objective-2-1.html", "glossary.html", "practice.html", "references.html", "search.html")
+SINGLE = "#q-2_2e1-q_2esingle"  # question 2.1-q.single: its id holds dots
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("playwright is not installed: make test installs requirements.txt")
+    if not shutil.which(CHROMIUM):
+        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=ARGS, timeout=30_000)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    return build_site(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="module")
+def server(built):
+    with serve(built / "site") as url:
+        yield url
+
+
+@pytest.fixture
+def context(browser, built, server, request):
+    """A fresh context; `request.param` may set options (viewport, color_scheme, java_script_enabled)."""
+    ctx = browser.new_context(**getattr(request, "param", {}))
+    ctx.set_default_timeout(10_000)
+    ctx.offsite = []
+    prefixes = ((built / "site").as_uri() + "/", server)
+
+    def guard(route):
+        if route.request.url.startswith(prefixes):
+            return route.continue_()
+        ctx.offsite.append(route.request.url)
+        return route.abort()
+
+    ctx.route("**/*", guard)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context):
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    return page
+
+
+def _url(built: Path, name: str) -> str:
+    return (built / "site" / name).as_uri()
+
+
+def _bank(built: Path) -> dict[str, dict]:
+    return {q["id"]: q for q in json.loads((built / "bank.json").read_text(encoding="utf-8"))["questions"]}
+
+
+def _tab_to(page, selector: str, limit: int = 200) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    pytest.fail(f"Tab never reached {selector}")
+
+
+def _pick_radio(page, target: int) -> None:
+    """Keyboard only: from the focused radio of a group, arrow to option `target` (0-based), which checks it."""
+    now = page.evaluate("() => [...document.activeElement.closest('ul').querySelectorAll('input')].indexOf(document.activeElement)")
+    page.keyboard.press("Space")
+    for _ in range(abs(target - now)):
+        page.keyboard.press("ArrowDown" if target > now else "ArrowUp")
+
+
+def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, built, server):
+    q = _bank(built)["2.1-q.single"]
+    right = next(i for i, o in enumerate(q["options"]) if o["correct"])
+    wrong = (right + 1) % len(q["options"])
+    page.goto(server + "objective-2-1.html")
+    feedback = page.locator(f"{SINGLE} .feedback")
+    assert feedback.get_attribute("role") == "status" and feedback.get_attribute("aria-live") == "polite"
+
+    _tab_to(page, f"{SINGLE} input[type=radio]")
+    _pick_radio(page, wrong)
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Check answer"
+    page.keyboard.press("Enter")
+    assert feedback.text_content().startswith("Not quite.")
+    page.keyboard.press("Shift+Tab")  # back to the checked radio
+    _pick_radio(page, right)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    text = feedback.inner_text()
+    assert text.startswith("Correct.")
+    assert "The manual says sprockets turn before gizmos." in text  # the explanation
+    assert "Sprockets <in depth>" in text and "found on the page, 2026-11-29" in text  # the citation and its check
+    assert axe_serious(page) == []
+
+    page.reload()
+    assert page.locator(f"{SINGLE} [data-qprogress]").text_content() == "· answered, right"
+    assert page.evaluate("() => Object.keys(localStorage)") == [f"exam-prep:demo:bank-{SCHEMA_VERSION}"]
+    page.goto(server + "index.html")
+    total = page.locator(".progress-summary").text_content()
+    assert total.startswith("1 of ") and total.endswith(", 1 right the last time.")
+    assert page.locator("[data-progress='2.1']").text_content().startswith("Progress: 1 of ")
+
+    page.locator("button.reset").focus()
+    page.keyboard.press("Enter")
+    assert page.locator(".progress-summary").text_content().startswith("Progress reset. 0 of ")
+    page.reload()
+    assert page.locator(".progress-summary").text_content().startswith("0 of ")
+    assert context.offsite == [] and page.errors == []
+
+
+def _answer(form, q: dict, right: bool) -> None:
+    """Fill in a question's form from the bank: the right answer, or a wrong one."""
+    kind = q["type"]
+    if kind in ("single", "multiple", "true_false"):
+        chosen = [o["id"] for o in q["options"] if o["correct"] == right][:1 if kind != "multiple" or not right else None]
+        for box in form.locator("input[type=checkbox]").all():
+            box.uncheck()
+        for option_id in chosen:
+            form.locator(f"input[value='{option_id}']").check()
+    elif kind == "short_answer":
+        form.locator("input[type=text]").fill((q["accepted_answers"] or [q["answer"]])[0] if right else "something else")
+    elif kind == "matching":
+        ids = [p["answer_id"] for p in q["pairs"]]
+        for pair, answer in zip(q["pairs"], ids if right else ids[1:] + ids[:1], strict=True):
+            form.locator(f"select[data-pair='{pair['id']}']").select_option(answer)
+    else:
+        order = q["correct_order"] if right else q["correct_order"][::-1]
+        for item in q["items"]:
+            form.locator(f"select[data-item='{item['id']}']").select_option(str(order.index(item["id"]) + 1))
+
+
+def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, context, built):
+    page.goto(_url(built, "practice.html"))  # file://: scripts come by <script src>, the CSP lets them run
+    bank = _bank(built)
+    first_of_type = {}
+    for qid, q in bank.items():
+        first_of_type.setdefault(q["type"], qid)
+    assert set(first_of_type) == {"single", "multiple", "true_false", "short_answer", "matching", "ordering"}
+    for qid in first_of_type.values():
+        form = page.locator(f"form[data-qid='{qid}']")
+        form.locator("button.check").click()
+        assert form.locator(".feedback").text_content() == "Answer every part first.", qid
+        for right, verdict in ((False, "Not quite."), (True, "Correct.")):
+            _answer(form, bank[qid], right)
+            form.locator("button.check").click()
+            assert form.locator(".verdict").text_content() == verdict, (qid, right)
+    summary = page.locator(".progress-summary").text_content()
+    assert summary == f"6 of {len(bank)} questions answered, 6 right the last time."
+    assert context.offsite == [] and page.errors == []
+
+
+def test_practice_filters_by_section_and_difficulty(page, built):
+    page.goto(_url(built, "practice.html"))
+    page.select_option("#filter-section", "2")
+    page.select_option("#filter-difficulty", "hard")
+    shown = page.locator("form.question:visible")
+    assert sorted(shown.evaluate_all("fs => fs.map(f => f.dataset.qid)")) == ["2.1-q.match_1", "2.1-q.order"]
+    total = len(_bank(built))
+    assert page.locator("#filter-status").text_content() == f"Showing 2 of {total} questions."
+
+
+def test_search_finds_a_term_and_leads_to_it(page, context, built):
+    page.goto(_url(built, "search.html"))
+    page.locator("#search-input").focus()
+    page.keyboard.type("flange")
+    first = page.locator("#search-results a").first
+    assert first.text_content() == "Term: Flange"
+    assert page.locator("#search-status").text_content().endswith("for “flange”.")
+    first.click()
+    assert page.url.endswith("glossary.html#term-flange")
+    assert page.locator("#term-flange dt").text_content() == "Flange"
+    page.goto(_url(built, "search.html") + "?q=no+such+thing")
+    assert page.locator("#search-status").text_content() == "0 results for “no such thing”."
+    assert context.offsite == [] and page.errors == []
+
+
+def test_every_internal_link_resolves_and_nothing_leaves_the_site(page, context, built):
+    site = built / "site"
+    links, ids = {}, {}
+    for html in sorted(site.glob("*.html")):
+        page.goto(html.as_uri())
+        links[html.name] = page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.href)")
+        ids[html.name] = set(page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)"))
+    root = site.as_uri() + "/"
+    internal = [(name, url) for name, urls in links.items() for url in urls if url.startswith("file:")]
+    assert len(internal) > 50
+    for name, url in internal:
+        target, _, fragment = url.removeprefix(root).partition("#")
+        assert target in ids, f"{name}: {url} leads nowhere"
+        assert not fragment or fragment in ids[target], f"{name}: {url} has no #{fragment}"
+    external = {url for urls in links.values() for url in urls if not url.startswith("file:")}
+    assert external and all(url.startswith(("https://", "http://", "mailto:")) for url in external)
+    assert context.offsite == [] and page.errors == []
+
+
+@pytest.mark.parametrize("context", [{"color_scheme": "light"}, {"color_scheme": "dark"}], indirect=True, ids=["light", "dark"])
+def test_axe_finds_nothing_serious_on_any_page_template(page, built):
+    found = {}
+    for name in TEMPLATE_PAGES:
+        page.goto(_url(built, name))
+        found[name] = axe_serious(page)
+    assert found == {name: [] for name in TEMPLATE_PAGES}
+    page.goto(_url(built, "practice.html"))
+    page.evaluate("() => document.querySelector('form.question-short_answer label').remove()")  # axe can fail here
+    assert ("label", "critical", 1) in axe_serious(page)
+
+
+@pytest.mark.parametrize(("context", "background"), [({"color_scheme": "light"}, "rgb(255, 255, 255)"),
+                                                    ({"color_scheme": "dark"}, "rgb(18, 20, 23)")], indirect=["context"], ids=["light", "dark"])
+def test_colours_follow_the_system_scheme(page, built, background):
+    page.goto(_url(built, "index.html"))
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") == background
+
+
+def test_print_shows_answers_and_hides_controls(page, built):
+    page.goto(_url(built, "objective-2-1.html"))
+    page.emulate_media(media="print")
+    form = page.locator(SINGLE)
+    assert form.locator(".answer-value").is_visible() and not form.locator("summary").is_visible()
+    assert not form.locator("button.check").is_visible() and not page.locator("nav[aria-label=Site]").is_visible()
+
+
+@pytest.mark.parametrize("context", [{"viewport": {"width": 375, "height": 800}}], indirect=True)
+def test_pages_fit_a_phone_screen(page, built):
+    wide = {}
+    for name in TEMPLATE_PAGES:
+        page.goto(_url(built, name))
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        if width > 375:
+            wide[name] = width
+    assert wide == {}
+
+
+@pytest.mark.parametrize("context", [{"java_script_enabled": False}], indirect=True)
+def test_without_javascript_pages_read_and_answers_open(page, context, built):
+    page.goto(_url(built, "objective-2-1.html"))
+    assert page.get_attribute("html", "data-js") is None  # site.js never ran
+    form = page.locator(SINGLE)
+    assert not form.locator("button.check").is_visible()
+    assert not form.locator(".answer-value").is_visible()
+    form.locator("summary").click()
+    assert "Sprockets" in form.locator(".answer-value").inner_text()
+    page.goto(_url(built, "practice.html"))
+    assert not page.locator(".filters").is_visible() and page.locator("form.question").count() == len(_bank(built))
+    page.goto(_url(built, "search.html"))
+    assert page.locator("main").inner_text().find("Search needs JavaScript") >= 0
+    assert context.offsite == []
