@@ -23,9 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from schema.citation_status import Status
 from schema.models import QuestionType
 
-SCHEMA_VERSION = "1.1"  # bump the major part when a consumer would break; the minor when fields are added
+SCHEMA_VERSION = "1.2"  # bump the major part when a consumer would break; the minor when fields are added
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
+DropReason = Literal["near_duplicate", "id_taken", "stem_contains_answer", "options_differ_in_case", "definition_too_short", "too_few_distractors"]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
 
 
@@ -116,7 +117,7 @@ class BankQuestion(BankModel):
     correct_order: list[str] = Field(description="ordering: the items' ids in their correct order; empty for other types.")
     answer: str | None = Field(description="short_answer: the model answer, in Markdown; null for the other types (see the options' `correct`).")
     answer_html: str | None = Field(description="`answer` rendered to safe HTML, null when `answer` is.")
-    accepted_answers: list[str] = Field(description="short_answer: plain-text answers an automatic grader may accept (case-insensitive); empty when a person must grade the model answer (an essay).")
+    accepted_answers: list[str] = Field(description="short_answer: plain-text answers an automatic grader may accept, compared with case, spacing and punctuation ignored (hyphens count as spaces; every word and number must be there); empty when a person must grade the model answer (an essay).")
     explanation: str = Field(description="Why the answer is right, in Markdown; general feedback after answering.")
     explanation_html: str = Field(description="`explanation` rendered to safe HTML.")
     difficulty: Literal["easy", "medium", "hard"] = Field(description="How hard the question is.")
@@ -125,7 +126,7 @@ class BankQuestion(BankModel):
     citations: list[BankCitation] = Field(description="The quotes of those key points, in key point order; empty when none back it.")
     source: SourceRef = Field(description="Where in the sources the question comes from.")
     generated: Literal[False] | Rule = Field(
-        description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition), cloze (fill in a key point's cloze gap), matching (match definitions of a group of terms with the terms)."
+        description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition; no longer generated: one single-choice item per term), cloze (fill in a key point's cloze gap), matching (match definitions of a group of terms with the terms)."
     )
 
 
@@ -140,6 +141,10 @@ class ObjectiveCoverage(BankModel):
     key_points: int = Field(description="Key points in it.")
     quotes: int = Field(description="Citations (quotes) backing its key points.")
     flags: list[Flag] = Field(description="Gaps to fill: no_question (no question at all), no_authored_question (generated ones only), no_citation (no quote behind any key point).")
+    by_type: dict[str, int] = Field(description="Questions (authored and generated) per type, e.g. {\"single\": 4}; types without a question left out.")
+    by_difficulty: dict[str, int] = Field(description="Questions per difficulty (easy, medium, hard); difficulties without a question left out.")
+    authored_by_type: dict[str, int] = Field(description="Authored questions per type (the rest of by_type is generated).")
+    answer_positions: dict[str, int] = Field(description="Where the correct answers of its single-choice questions with 3 or more options sit in display order: {\"A\": 2, \"B\": 1, ...}, every letter up to the longest question's; flat is good.")
 
 
 class SectionCoverage(BankModel):
@@ -162,8 +167,8 @@ class DroppedQuestion(BankModel):
 
     id: str = Field(description="The id the generated question would have had.")
     rule: Rule = Field(description="The rule that generated it.")
-    reason: Literal["near_duplicate", "id_taken"] = Field(description="near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question already has its id.")
-    duplicate_of: str = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id).")
+    reason: DropReason = Field(description="near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question already has its id; stem_contains_answer: the stem shows the answer; options_differ_in_case: two options differ only in case; definition_too_short: with the term masked, the definition has too few words to identify anything; too_few_distractors: the term's objective and section hold fewer than three other terms that are not the answer under another name or named in the stem.")
+    duplicate_of: str | None = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id); null for the other reasons.")
     score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")
 
 
@@ -174,6 +179,7 @@ class Coverage(BankModel):
     generated: int = Field(description="Generated questions in the bank.")
     sections: list[SectionCoverage] = Field(description="Per section, by number.")
     dropped: list[DroppedQuestion] = Field(description="Generated questions left out, by id.")
+    dropped_by_reason: dict[str, int] = Field(description="How many generated questions were left out for each reason (see dropped[].reason); reasons with none left out.")
     notes: list[str] = Field(description="Plain-text notes on the generation, e.g. rules skipped for want of material.")
 
 

@@ -39,9 +39,10 @@ def _question(**kw) -> QuestionView:
 def test_options_and_answers_are_lettered():
     single = _question(type="single", options=["a", "`b`", "c"], answer="`b`")
     assert options_html(single) == '<ol type="A"><li>a</li><li><code>b</code></li><li>c</li></ol>'
-    assert answer_html(single) == "B. <code>b</code>"
+    # the back marks the answer where the front showed it, the rest dimmed
+    assert answer_html(single) == '<ol type="A" class="marked"><li class="dim">a</li><li class="right"><code>b</code> ✓</li><li class="dim">c</li></ol>'
     multiple = _question(type="multiple", options=["a", "b", "c"], answer=["a", "c"])
-    assert answer_html(multiple) == "<ul><li>A. a</li><li>C. c</li></ul>"
+    assert answer_html(multiple) == '<ol type="A" class="marked"><li class="right">a ✓</li><li class="dim">b</li><li class="right">c ✓</li></ol>'
     assert answer_html(_question(type="true_false", answer=False)) == "False"
     short = _question(type="short_answer", answer="x")
     assert (options_html(short), answer_html(short)) == ("", "")
@@ -49,8 +50,8 @@ def test_options_and_answers_are_lettered():
 
 def test_letters_follow_the_display_order():
     shuffled = view_of(Question(id="6.1-q1", type="single", stem="s", explanation="e", options=["a", "b", "c", "d"], answer="b"))
-    letter = next(o.letter for o in shuffled.options if o.correct)
-    assert answer_html(shuffled) == f"{letter}. b"
+    marked = [("right" if o.correct else "dim", o.text_md) for o in shuffled.options]
+    assert answer_html(shuffled) == '<ol type="A" class="marked">' + "".join(f'<li class="{c}">{t}{" ✓" if c == "right" else ""}</li>' for c, t in marked) + "</ol>"
     assert [o.id for o in shuffled.options] != ["a", "b", "c", "d"]  # this id's seed does reorder them
 
 

@@ -1,7 +1,7 @@
 """The question generator: real distractors, no give-aways, deterministic picks, repeats dropped with a note.
 
 Scenario fixtures: `terms_four` (four terms, cloze marks of every kind), `terms_other_section` (one term
-alone in section 2), `near_duplicate_question` (authored questions a generated one would repeat).
+alone in section 2: no drill, as distractors come from its section only), `near_duplicate_question` (authored questions a generated one would repeat).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import datetime as dt
 import pytest
 
 from pipeline.check.validate import validate
-from pipeline.practice.distractors import pick_distractors
+from pipeline.practice.distractors import Candidate, pick_distractors
 from pipeline.practice.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate, masked_definition, slug
 from pipeline.text.plaintext import to_plain
 from schema.models import Term
@@ -38,35 +38,25 @@ def sample():
     return _content(SAMPLE)
 
 
-def test_fewer_than_four_terms_gives_no_term_question_and_says_why(make_sources):
-    generation = generate(_content(make_sources("valid")))  # one term
+def test_too_few_terms_gives_no_term_question_and_says_why(make_sources):
+    generation = generate(_content(make_sources("valid")))  # one term, "An object made of stuff."
     assert [s.rule for s in generation.questions] == ["cloze"]
-    assert generation.notes == [
-        "no term questions: the exam defines 1 term(s), and a question with three distractors needs 4",
-        "no matching question for 1 term(s) of section 1: a matching question needs 4",
-    ]
+    assert [(d.id, d.reason) for d in generation.dropped] == [("gen-which-term-thing", "definition_too_short")]
+    assert generation.notes == ["no matching question for 1 term(s) of section 1: a matching question needs 4"]
 
 
-def test_every_term_gets_both_rules(demo):
+def test_each_term_gets_one_which_term_question_and_no_term_meaning(demo):
     ids = _by_id(generate(demo))
-    for term in ("thing", "widget", "gizmo", "sprocket", "cache", "gadget"):
-        assert f"gen-which-term-{term}" in ids and f"gen-term-meaning-{term}" in ids
+    for term in ("widget", "gizmo", "sprocket", "cache"):
+        assert f"gen-which-term-{term}" in ids and f"gen-term-meaning-{term}" not in ids
 
 
-def test_distractors_are_other_terms_of_the_section_first(demo):
+def test_distractors_are_other_terms_of_the_section_only(demo):
     ids = _by_id(generate(demo))
     section_1 = {"Thing", "Widget", "Gizmo", "Sprocket", "Cache"}
     widget = ids["gen-which-term-widget"].question
     assert widget.answer == "Widget" and set(widget.options) - {"Widget"} < section_1 - {"Widget"}
-    gadget = ids["gen-which-term-gadget"].question  # alone in section 2: the rest of the exam fills in
-    assert gadget.answer == "Gadget" and set(gadget.options) - {"Gadget"} < section_1
-
-
-def test_term_meaning_offers_other_terms_definitions(demo):
-    definitions = {t.term: masked_definition(t) for _, t in demo.terms()}
-    question = _by_id(generate(demo))["gen-term-meaning-gizmo"].question
-    assert question.answer == definitions["Gizmo"]
-    assert set(question.options) - {question.answer} < {d for term, d in definitions.items() if term != "Gizmo"}
+    assert "gen-which-term-gadget" not in ids  # alone in section 2: no distractor from elsewhere
 
 
 def test_options_are_four_distinct_sorted_with_the_answer_once(demo):
@@ -78,9 +68,10 @@ def test_options_are_four_distinct_sorted_with_the_answer_once(demo):
             assert q.options == sorted(q.options, key=lambda t: (t.casefold(), t))
 
 
-def test_a_term_in_its_own_definition_is_masked():
+def test_a_term_in_its_own_definition_is_masked_as_a_real_blank():
     term = Term(term="Cache", definition="A small, fast memory. Caches keep recent data; a cache miss costs time.")
-    assert masked_definition(term) == "A small, fast memory. […] keep recent data; a […] miss costs time."
+    assert masked_definition(term) == "A small, fast memory. _____ keep recent data; a _____ miss costs time."
+    assert to_plain(masked_definition(term)) == masked_definition(term)  # Markdown shows the blank as it is
 
 
 def test_term_slugs_are_ascii_ids():
@@ -90,26 +81,27 @@ def test_term_slugs_are_ascii_ids():
 def test_cloze_gaps_hints_numbers_and_code_spans(demo):
     ids = _by_id(generate(demo))
     hint = ids["gen-cloze-1.2-hint-c1"]
-    assert hint.question.stem == "Fill in the gap:\n\nA widget is \\_\\_\\_\\_\\_ (what size?) of a machine."
-    assert (hint.question.type, hint.question.answer, hint.accepted_answers) == ("short_answer", "a small part", ("a small part",))
-    assert ids["gen-cloze-1.2-two-numbers-c2"].question.stem.endswith("Gizmos spin and sprockets \\_\\_\\_\\_\\_.")
+    assert hint.question.stem == "*Four more terms*. Fill in the gap:\n\nA widget is _____ (what size?) of a machine."
+    assert (hint.question.type, hint.question.answer, hint.accepted_answers) == ("short_answer", "a small part", ("a small part", "small part"))
+    assert ids["gen-cloze-1.2-two-numbers-c2"].question.stem.endswith("Gizmos spin and sprockets _____.")
     twice = ids["gen-cloze-1.2-same-number-twice-c1"]
     assert (twice.question.answer, twice.accepted_answers) == ("small; fast", ())  # two gaps: a person grades
-    assert "`_____`" in ids["gen-cloze-1.2-in-code-c1"].question.stem  # escapes would show inside code
+    assert "`_____`" in ids["gen-cloze-1.2-in-code-c1"].question.stem
 
 
 def test_the_gap_reads_as_a_line_not_as_emphasis(demo):
     stem = _by_id(generate(demo))["gen-cloze-1.2-in-code-c1"].question.stem
-    assert to_plain(stem) == "Fill in the gap: Call _____ to start, then read the_docs_."
+    assert to_plain(stem) == "Four more terms. Fill in the gap: Call _____ to start, then read the_docs_."
+    assert "\\_" not in stem
 
 
 def test_near_duplicate_of_an_authored_question_is_dropped_with_its_score(make_sources):
     generation = generate(_content(make_sources("valid", "terms_four", "near_duplicate_question")))
     dropped = {d.id: d for d in generation.dropped}
-    widget = dropped["gen-term-meaning-widget"]
+    widget = dropped["gen-which-term-widget"]
     assert (widget.reason, widget.duplicate_of) == ("near_duplicate", "1.3-q1") and widget.score >= NEAR_DUPLICATE
-    assert "gen-term-meaning-widget" not in _by_id(generation)
-    assert "gen-term-meaning-thing" in _by_id(generation)  # same template, other term: not a repeat
+    assert "gen-which-term-widget" not in _by_id(generation)
+    assert "gen-which-term-sprocket" in _by_id(generation)  # same template, other term: not a repeat
 
 
 def test_a_generated_id_an_author_took_is_dropped(make_sources):
@@ -133,8 +125,8 @@ def test_generation_is_deterministic(sample):
 
 
 def test_distractor_pick_ignores_pool_order_and_skips_the_answer():
-    pool = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "beta"]
-    picked = pick_distractors("q1", "Gamma", [pool], 3)
-    assert picked == pick_distractors("q1", "Gamma", [list(reversed(pool))], 3)
+    pool = [Candidate(t, "") for t in ("Alpha", "Beta", "Gamma", "Delta", "Epsilon", "beta")]
+    picked = [c.text for c in pick_distractors("q1", Candidate("Gamma", ""), [pool], 3)]
+    assert picked == [c.text for c in pick_distractors("q1", Candidate("Gamma", ""), [list(reversed(pool))], 3)]
     assert len(picked) == 3 and "Gamma" not in picked and len({p.casefold() for p in picked}) == 3
-    assert pick_distractors("q1", "Gamma", [["Alpha", "gamma"], ["Beta"]], 3) is None  # too few
+    assert pick_distractors("q1", Candidate("Gamma", ""), [[Candidate("Alpha", ""), Candidate("gamma", "")], [Candidate("Beta", "")]], 3) is None  # too few

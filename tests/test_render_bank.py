@@ -11,7 +11,6 @@ import jsonschema
 import pytest
 
 from pipeline.check.validate import validate
-from pipeline.practice.generate import masked_definition
 from schema.export import SCHEMA_DIR
 from tests.conftest import SAMPLE, TODAY
 from tests.golden import assert_golden
@@ -84,10 +83,8 @@ def test_choice_questions_have_the_right_number_of_correct_options(sample_bank):
 
 
 def test_generated_distractors_are_real_other_terms(sample_bank, sample_content):
-    terms = [t for _, t in sample_content.terms()]
-    names, definitions = {t.term for t in terms}, {masked_definition(t) for t in terms}
-    for q in (q for q in _questions(sample_bank) if q["generated"] in ("which-term", "term-meaning")):
-        pool = names if q["generated"] == "which-term" else definitions
+    pool = {t.term for _, t in sample_content.terms()}
+    for q in (q for q in _questions(sample_bank) if q["generated"] == "which-term"):
         right = [o["text"] for o in q["options"] if o["correct"]]
         wrong = [o["text"] for o in q["options"] if not o["correct"]]
         assert len(wrong) == 3 and set(wrong) <= pool - set(right), q["id"]
@@ -97,7 +94,7 @@ def test_each_objective_with_terms_gets_term_questions_and_cloze_questions(sampl
     questions = _questions(sample_bank)
     for objective in ("6.1", "6.2", "6.3", "6.4"):
         rules = {q["generated"] for q in questions if q["objective"] == objective}
-        assert {"which-term", "term-meaning", "cloze"} <= rules, objective
+        assert {"which-term", "cloze"} <= rules, objective
 
 
 def test_source_points_at_the_question_line(sample_bank):
@@ -140,14 +137,16 @@ def test_coverage_counts_and_flags(run_cli, make_sources, tmp_path):
     assert (rows["1.1"]["authored"], rows["1.1"]["flags"]) == (4, [])
     assert (rows["1.2"]["authored"], rows["1.2"]["terms"], rows["1.2"]["quotes"], rows["1.2"]["flags"]) == (0, 4, 4, ["no_authored_question"])
     assert [(s["number"], s["weight_share"]) for s in coverage["sections"]] == [(1, 40.0), (2, 60.0)]
-    assert [d["id"] for d in coverage["dropped"]] == ["gen-term-meaning-widget", "gen-which-term-gizmo"]
+    assert [(d["id"], d["reason"]) for d in coverage["dropped"]] == [
+        ("gen-which-term-gadget", "too_few_distractors"), ("gen-which-term-gizmo", "id_taken"),
+        ("gen-which-term-thing", "definition_too_short"), ("gen-which-term-widget", "near_duplicate")]
+    assert coverage["dropped_by_reason"] == {"definition_too_short": 1, "id_taken": 1, "near_duplicate": 1, "too_few_distractors": 1}
+    assert rows["1.1"]["by_type"] == {"multiple": 1, "short_answer": 2, "single": 1, "true_false": 1}
+    assert rows["1.1"]["authored_by_type"] == {"multiple": 1, "short_answer": 1, "single": 1, "true_false": 1}
 
 
 def test_an_objective_without_question_or_quote_is_flagged(run_cli, make_sources, tmp_path):
     coverage = _coverage(run_cli, make_sources, tmp_path, "valid", "uncited_key_point")  # a warning, still built
     rows = {o["id"]: o for s in coverage["sections"] for o in s["objectives"]}
     assert rows["1.2"]["flags"] == ["no_question", "no_citation"]
-    assert coverage["notes"] == [
-        "no term questions: the exam defines 1 term(s), and a question with three distractors needs 4",
-        "no matching question for 1 term(s) of section 1: a matching question needs 4",
-    ]
+    assert coverage["notes"] == ["no matching question for 1 term(s) of section 1: a matching question needs 4"]

@@ -132,14 +132,16 @@ def test_every_cited_url_and_lab_is_a_link(guide_pdf, sample):
     assert cited | labs | {sample.exam.exam_page} <= link_uris(guide_pdf)
 
 
-def test_answer_key_gives_every_answer_and_explanation(guide_pdf, sample):
+def test_answer_key_gives_every_answer_in_one_line_with_the_page_to_review(guide_pdf, sample, tmp_path):
     start = guide_pdf.get_destination_page_number(outline_entry(guide_pdf, "Answer key"))
-    text = pdf_text(guide_pdf, first_page=start)
-    assert text.startswith("Answer key Each answer")  # the heading opens the page (pypdf reads margin boxes last)
-    for _, question in sample.questions():
-        # explanations are Markdown: compare the words around code spans
-        for part in re.split(r"`[^`]*`", question.explanation):
-            assert normalized(part) in text, (question.id, part)
+    text = pdf_text(guide_pdf, first_page=start).split("Glossary")[0]
+    assert text.startswith("Answer key For each question")  # the heading opens the page (pypdf reads margin boxes last)
+    page_of = {o.id: guide_pdf.get_destination_page_number(outline_entry(guide_pdf, f"{o.id} {o.title}")) + 1 for o in sample.objectives}
+    items = build_guide(context(sample, tmp_path)).practice
+    for item in items:
+        entry = re.search(rf"(?<!\d){item.number}\. (.*?) review p\. (\d+)", text)
+        assert entry and int(entry[2]) == page_of[item.objective.id], item.question.id
+        assert normalized(item.answer_text) in entry[1], item.question.id
 
 
 def test_practice_pages_show_no_answers(guide_pdf, sample):
@@ -236,10 +238,13 @@ def test_lock_status_shows_in_callouts_and_references(sample, tmp_path):
     assert dict(first.statuses) == {"found on the page": 1, "not yet checked": first.quotes - 1}
 
 
-def test_unchecked_quotes_say_not_yet_checked(sample, tmp_path):
+def test_each_quote_carries_a_mark_and_the_status_legend_is_printed_once(sample, tmp_path, guide_pdf):
     html = guide_html(context(sample, tmp_path))
     quotes = sum(len(kp.citations) for kp in sample.key_points().values())
-    assert html.count('<span class="check check-unchecked">not yet checked</span>') >= quotes
+    assert html.count('<span class="mark mark-unchecked" title="not yet checked">○</span>') == quotes
+    assert html.count('class="legend"') == 1
+    before_references = pdf_text(guide_pdf).split("References Every page")[0]
+    assert before_references.count("not yet checked") == 1  # the legend's line, not a note at every quote
 
 
 def test_publisher_names_the_callout(sample, tmp_path):
@@ -263,13 +268,13 @@ def test_glossary_is_alphabetical_with_its_objective(sample, tmp_path):
     assert next(e for e in glossary if e.term == "Hydra").objective.id == "6.2"
 
 
-def test_answer_key_letters_and_evidence(sample, tmp_path):
+def test_answer_key_letters_follow_the_display_order(sample, tmp_path):
     guide = build_guide(context(sample, tmp_path))
-    answers = {q.id: q for group in guide.answers for q in group.answers}
-    [right] = answers["6.1-q1"].correct_options
-    assert right.text_md == "8" and right.letter == "ABCD"[[o.id for o in answers["6.1-q1"].options].index(right.id)]
-    assert len(answers["6.1-q8"].correct_options) == 3
-    assert answers["6.1-q2"].answer_md == "False"
-    assert [q.quote for q in answers["6.1-q1"].citations] == [sample.objectives[0].key_points[0].citations[0].quote]
+    items = {item.question.id: item for item in guide.practice}
+    q1 = items["6.1-q1"].question
+    [right] = q1.correct_options
+    assert right.text_md == "8" and items["6.1-q1"].answer_text == right.letter
+    assert items["6.1-q8"].answer_text.count(",") == 2  # three correct options
+    assert items["6.1-q2"].answer_text == "False"
     html = guide_html(context(sample, tmp_path))
-    assert f'<span class="letter">{right.letter}</span> 8</li>' in html.split('id="answer-6.1-q1"')[1].split("</ul>")[0]
+    assert f'<strong class="key-answer">{right.letter}</strong>' in html.split('id="answer-6.1-q1"')[1].split("</li>")[0]

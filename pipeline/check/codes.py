@@ -34,6 +34,15 @@ CODES: dict[str, str] = {
     "citation-changed": "the page's text around a found quote changed since the objective was reviewed (warning)",
     "check-config": "an unknown code under `checks:` in exam.yaml (error, always)",
     "link": "a Markdown link to anything but an http(s) or mailto: address; outputs drop it (error, always)",
+    # the item-writing lint (pipeline/check/item_lint.py; Haladyna, Downing & Rodriguez 2002)
+    "item-long-answer": "a correct option much longer than the wrong ones, G24 (warning)",
+    "item-all-none-above": "an 'all/none of the above' option, G25/G26 (warning)",
+    "item-negative-stem": "a negative stem (not, except...) neither in capitals nor emphasised, G17 (warning)",
+    "item-overlapping-options": "two options where one's words are all in the other, G22 (warning)",
+    "item-answer-in-stem": "single choice: a stem word repeated in the correct option and no wrong one, G28b (warning)",
+    "item-tf-all-true": "an objective whose true/false questions (2+) are all true, G20 (warning)",
+    "cloze-gap-long": "a cloze mark hiding more than six words (warning)",
+    "item-points-elsewhere": "a stem or explanation pointing 'above', 'below' or at 'the example' (warning)",
 }
 ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS

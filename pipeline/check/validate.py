@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.check import item_lint, severity
 from pipeline.check import rules as checks
-from pipeline.check import severity
 from pipeline.check.diagnostics import Report
 from pipeline.check.links import check_links
 from pipeline.citations.lockcheck import check_lock
@@ -52,6 +52,7 @@ def _check_exam_folder(folder: Path, today: dt.date, lock: bool, report: Report)
     ctx = checks.CheckContext(today=today, max_review_age_days=policy)
     for file in loaded.objective_files:
         checks.check_objective(file, ctx, report)
+        item_lint.lint_objective(file, report)
     if content:
         checks.check_exam(content, ctx, report)
         if lock:

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pipeline.load.content import ExamContent
+from pipeline.view.options import LETTERS
 from schema.bank import Coverage, DroppedQuestion, Flag, ObjectiveCoverage, SectionCoverage
 from schema.models import Objective, Section
 
@@ -17,17 +18,19 @@ if TYPE_CHECKING:  # the view builds coverage from its questions
 
 def make_coverage(content: ExamContent, questions: list[QuestionView], dropped: list[DroppedQuestion], notes: list[str]) -> Coverage:
     counts = Counter((q.objective, q.generated is not None) for q in questions)
+    mix = {o.id: _mix([q for q in questions if q.objective == o.id]) for o in content.objectives}
     by_section: dict[int, list[Objective]] = {}
     for objective in content.objectives:  # already in outline order
         by_section.setdefault(int(objective.id.split(".")[0]), []).append(objective)
     sections = sorted(content.exam.sections, key=lambda s: s.number)
     total_weight = sum(s.weight for s in sections)
-    rows = [_section(s, [_objective(o, counts) for o in by_section.get(s.number, [])], total_weight, len(questions)) for s in sections]
+    rows = [_section(s, [_objective(o, counts, mix[o.id]) for o in by_section.get(s.number, [])], total_weight, len(questions)) for s in sections]
     return Coverage(
         authored=sum(1 for q in questions if q.generated is None),
         generated=sum(1 for q in questions if q.generated is not None),
         sections=rows,
         dropped=dropped,
+        dropped_by_reason=dict(sorted(Counter(d.reason for d in dropped).items())),
         notes=notes,
     )
 
@@ -36,7 +39,20 @@ def _percent(part: int, whole: int) -> float:
     return round(100 * part / whole, 1) if whole else 0.0
 
 
-def _objective(objective: Objective, counts: Counter) -> ObjectiveCoverage:
+def _mix(questions: list[QuestionView]) -> dict[str, dict[str, int]]:
+    """Types, difficulties, authored types, and where correct single-choice answers (3+ options) sit."""
+    singles = [q for q in questions if q.type == "single" and len(q.options) >= 3]
+    width = max((len(q.options) for q in singles), default=0)
+    positions = Counter(o.letter for q in singles for o in q.correct_options)
+    return {
+        "by_type": dict(sorted(Counter(q.type for q in questions).items())),
+        "by_difficulty": dict(sorted(Counter(q.difficulty for q in questions).items())),
+        "authored_by_type": dict(sorted(Counter(q.type for q in questions if q.generated is None).items())),
+        "answer_positions": {LETTERS[i]: positions[LETTERS[i]] for i in range(width)},
+    }
+
+
+def _objective(objective: Objective, counts: Counter, mix: dict[str, dict[str, int]]) -> ObjectiveCoverage:
     authored, generated = counts[(objective.id, False)], counts[(objective.id, True)]
     quotes = sum(len(point.citations) for point in objective.key_points)
     flags: list[Flag] = []
@@ -47,7 +63,7 @@ def _objective(objective: Objective, counts: Counter) -> ObjectiveCoverage:
     if not quotes:
         flags.append("no_citation")
     return ObjectiveCoverage(id=objective.id, title=objective.title, authored=authored, generated=generated, terms=len(objective.terms),
-                             key_points=len(objective.key_points), quotes=quotes, flags=flags)
+                             key_points=len(objective.key_points), quotes=quotes, flags=flags, **mix)
 
 
 def _section(section: Section, objectives: list[ObjectiveCoverage], total_weight: int, total_questions: int) -> SectionCoverage:

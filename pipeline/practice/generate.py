@@ -1,33 +1,39 @@
 """Question generation: more practice questions from what authors already wrote, the key terms and the
 cloze marks of key points.
 
-Four rules, each named in the bank's `generated` field:
-- which-term: a term's definition is shown; pick the term it defines among four terms.
-- term-meaning: a term is named; pick its definition among four definitions.
-- cloze: a key point with a cloze mark becomes a fill-in (short_answer) question, one per cloze number.
-  Short answer, not single choice: the other gaps of the exam hide phrases of other kinds (a number, a
-  technique, a reason), which would make distractors a candidate rules out at a glance.
+Three rules, each named in the bank's `generated` field:
+- which-term: a term's definition is shown, every form of the term in it (the term, its acronym, its
+  expansion: pipeline/practice/term_forms.py) masked as a blank; pick the term among four. One
+  single-choice item per term, so drills do not swamp the bank (the older term-meaning rule, "pick the
+  definition", is no longer made: long definitions as options test reading more than knowing).
+  Distractors come from the term's objective, then its section, closest definitions first
+  (pipeline/practice/distractors.py). The question cites the key points of its objective that name the term.
+- cloze: a key point with a cloze mark becomes a fill-in (short_answer) question per cloze number,
+  showing only the sentence holding the gap, under the objective's title; its accepted answers follow
+  the rule in pipeline/practice/answers.py. Short answer, not single choice: the other gaps of the exam
+  hide phrases of other kinds (a number, a technique, a reason), which would make poor distractors.
 - matching: 4-6 terms of one objective (or, for objectives with fewer than four, of their section
   pooled) become one matching question, definitions -> terms.
 
 Everything is deterministic and derived from source ids: question ids are
-`gen-<rule>-<term slug or key point id>[-c<n>]`, distractors are ranked by a hash of (question id,
-candidate) rather than drawn at random, and options are sorted alphabetically so the right one sits
-nowhere in particular. A generated question that nearly repeats an authored question of the same
-section (stem and answer) is dropped, and so is one whose id is already taken; both are listed for the coverage table.
+`gen-<rule>-<term slug or key point id>[-c<n>]`, options are sorted alphabetically before the view
+shuffles them by id. A draft is dropped, with its reason counted in coverage, when its stem shows its
+answer, its options differ only in case, its masked definition is too short to identify anything, too
+few distractors remain, it nearly repeats an authored question of its section, or its id is taken.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process, utils
 
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.load.yamlsource import PathKey
-from pipeline.practice.distractors import pick_distractors
+from pipeline.practice import answers, term_forms
+from pipeline.practice.distractors import Candidate, pick_distractors
+from pipeline.practice.term_forms import slug
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
 from schema.bank import DroppedQuestion, Rule
@@ -41,7 +47,6 @@ from schema.models import KeyPoint, MatchPair, Question, Term
 # any authored one.
 NEAR_DUPLICATE = 85.0
 CHOICES = 4  # the right answer and three distractors
-MASK = "[…]"  # stands for a term inside its own definition, which would give the answer away
 
 
 @dataclass(frozen=True)
@@ -76,7 +81,7 @@ def authored(content: ExamContent) -> list[SourcedQuestion]:
 def generate(content: ExamContent) -> Generation:
     """Every generated question of the exam that does not repeat an authored one."""
     result = Generation()
-    drafts = _term_questions(content, result.notes) + _cloze_questions(content) + _matching_questions(content, result.notes)
+    drafts = _term_questions(content, result) + _cloze_questions(content) + _matching_questions(content, result.notes)
     _keep_new(drafts, authored(content), result)
     result.questions.sort(key=lambda s: s.question.id)
     result.dropped.sort(key=lambda d: d.id)
@@ -84,6 +89,8 @@ def generate(content: ExamContent) -> Generation:
 
 
 # --- terms -------------------------------------------------------------------------------------
+
+MIN_WORDS = 6  # a masked definition with fewer words besides its blanks identifies nothing
 
 
 @dataclass(frozen=True)
@@ -93,19 +100,17 @@ class SourcedTerm:
     index: int
     slug: str
     section: int
-    masked: str  # the definition as options and stems show it
+    forms: frozenset[str]  # the term, its acronyms and expansions, lower-cased (pipeline/practice/term_forms.py)
+    masked: str  # the definition with every form of the term blanked
 
-
-def slug(text: str) -> str:
-    """`Low-Rank Adaptation` -> `low-rank-adaptation`: a term's id, since terms carry none of their own."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    @property
+    def candidate(self) -> Candidate:
+        return Candidate(self.term.term, to_plain(self.term.definition))
 
 
 def masked_definition(term: Term) -> str:
-    """The definition with the term itself (and its plural) replaced by `[…]`."""
-    pattern = rf"(?<!\w){re.escape(term.term)}(?:e?s)?(?!\w)"
-    return re.sub(pattern, MASK, term.definition, flags=re.IGNORECASE)
+    """The definition with the term, its acronyms and expansions replaced by a blank."""
+    return term_forms.mask(term_forms.forms(term.term, term.definition), term.definition)
 
 
 def _sourced_terms(content: ExamContent, notes: list[str]) -> list[SourcedTerm]:
@@ -116,53 +121,67 @@ def _sourced_terms(content: ExamContent, notes: list[str]) -> list[SourcedTerm]:
                 notes.append(f"no question for the term {term.term!r} in {file.objective.id}: it has no letter or digit to make an id from")
                 continue
             section = int(file.objective.id.split(".")[0])
-            terms.append(SourcedTerm(term, file, index, slug(term.term), section, masked_definition(term)))
+            forms = term_forms.forms(term.term, term.definition)
+            terms.append(SourcedTerm(term, file, index, slug(term.term), section, forms, term_forms.mask(forms, term.definition)))
     return terms
 
 
-def _term_questions(content: ExamContent, notes: list[str]) -> list[SourcedQuestion]:
-    terms = _sourced_terms(content, notes)
-    if len(terms) < CHOICES:
-        notes.append(f"no term questions: the exam defines {len(terms)} term(s), and a question with three distractors needs {CHOICES}")
-        return []
+def same_thing(a: SourcedTerm, b: SourcedTerm) -> bool:
+    """Whether two terms name one thing (an acronym and its expansion): never one as the other's distractor."""
+    return bool(a.forms & b.forms) or term_forms.abbreviates(a.term.term, b.term.term) or term_forms.abbreviates(b.term.term, a.term.term)
+
+
+def _term_questions(content: ExamContent, result: Generation) -> list[SourcedQuestion]:
+    """One which-term question per term (at most one single-choice item per term, so drills do not swamp the bank)."""
+    terms = _sourced_terms(content, result.notes)
+    by_objective: dict[str, list[SourcedTerm]] = {}
     by_section: dict[int, list[SourcedTerm]] = {}
     for term in terms:
+        by_objective.setdefault(term.file.objective.id, []).append(term)
         by_section.setdefault(term.section, []).append(term)
     drafts = []
     for term in terms:
-        for rule, make in (("which-term", _which_term), ("term-meaning", _term_meaning)):
-            draft = make(term, by_section[term.section], terms)
-            if draft is None:
-                notes.append(f"no {rule} question for the term {term.term.term!r}: too few other terms with distinct text")
-            else:
-                drafts.append(draft)
+        objective = [t for t in by_objective[term.file.objective.id] if t is not term]
+        section = (t for t in by_section[term.section] if t.file.objective.id != term.file.objective.id)
+        draft = _which_term(term, objective, section, result)
+        if draft is not None:
+            drafts.append(draft)
     return drafts
 
 
-def _choice(qid: str, stem: str, right: str, wrong: list[str], explanation: str) -> Question:
+def _choice(qid: str, stem: str, right: str, wrong: list[str], explanation: str, key_points: list[str]) -> Question:
     return Question(id=qid, type="single", stem=stem, options=sorted([right, *wrong], key=lambda t: (t.casefold(), t)),
-                    answer=right, explanation=explanation, difficulty="easy")
+                    answer=right, explanation=explanation, difficulty="easy", key_points=key_points)
 
 
-def _which_term(term: SourcedTerm, section: list[SourcedTerm], exam: list[SourcedTerm]) -> SourcedQuestion | None:
+def _drop(result: Generation, qid: str, rule: Rule, reason: str) -> None:
+    result.dropped.append(DroppedQuestion(id=qid, rule=rule, reason=reason, duplicate_of=None, score=None))
+
+
+def _which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterable[SourcedTerm], result: Generation) -> SourcedQuestion | None:
     qid = f"gen-which-term-{term.slug}"
-    wrong = pick_distractors(qid, term.term.term, ((t.term.term for t in pool) for pool in (section, exam)), CHOICES - 1)
+    if term_forms.words_left(to_plain(term.masked)) < MIN_WORDS:
+        _drop(result, qid, "which-term", "definition_too_short")
+        return None
+
+    def candidates(pool: Iterable[SourcedTerm]) -> Iterator[Candidate]:
+        return (Candidate(t.term.term, t.candidate.definition, same_thing(term, t) or term_forms.mentions(t.forms, term.masked)) for t in pool)
+
+    # lazy pools: the section is looked at only when the objective holds too few
+    wrong = pick_distractors(qid, term.candidate, (candidates(pool) for pool in (objective, section)), CHOICES - 1)
     if wrong is None:
+        _drop(result, qid, "which-term", "too_few_distractors")
         return None
     quoted = "\n".join(f"> {line}" for line in term.masked.splitlines())
     stem = f"Which term is defined as follows?\n\n{quoted}"
     explanation = f"**{term.term.term}**: {term.term.definition}"
-    return SourcedQuestion(_choice(qid, stem, term.term.term, wrong, explanation), term.file, ("terms", term.index), "which-term")
+    question = _choice(qid, stem, term.term.term, [c.text for c in wrong], explanation, _points_naming(term))
+    return SourcedQuestion(question, term.file, ("terms", term.index), "which-term")
 
 
-def _term_meaning(term: SourcedTerm, section: list[SourcedTerm], exam: list[SourcedTerm]) -> SourcedQuestion | None:
-    qid = f"gen-term-meaning-{term.slug}"
-    wrong = pick_distractors(qid, term.masked, ((t.masked for t in pool) for pool in (section, exam)), CHOICES - 1)
-    if wrong is None:
-        return None
-    stem = f"What does the term *{term.term.term}* mean?"
-    explanation = f"**{term.term.term}**: {term.term.definition}"
-    return SourcedQuestion(_choice(qid, stem, term.masked, wrong, explanation), term.file, ("terms", term.index), "term-meaning")
+def _points_naming(term: SourcedTerm) -> list[str]:
+    """The key points of the term's objective that mention it (any form): their citations back the question."""
+    return [p.id for p in term.file.objective.key_points if term_forms.mentions(term.forms, cloze.strip(p.text))]
 
 
 # --- matching -----------------------------------------------------------------------------------
@@ -219,31 +238,29 @@ def _matching(group: list[SourcedTerm]) -> SourcedQuestion:
 # --- cloze -------------------------------------------------------------------------------------
 
 
-def _blank(text: str, mark: cloze.ClozeMark) -> str:
-    """A gap in Markdown: escaped underscores read as a line, not as emphasis; inside a code span they
-    would show their backslashes, so there the underscores go bare."""
-    in_code = text[: mark.start].count("`") % 2 == 1
-    gap = "_____" if in_code else r"\_\_\_\_\_"
-    return f"{gap} ({mark.hint})" if mark.hint else gap
+def _blank(mark: cloze.ClozeMark) -> str:
+    return f"{term_forms.BLANK} ({mark.hint})" if mark.hint else term_forms.BLANK
 
 
 def _with_gaps(text: str, number: int) -> str:
     """`text` with the marks numbered `number` blanked and every other mark shown as its phrase."""
     out, at = [], 0
     for mark in cloze.marks(text):
-        out += [text[at : mark.start], _blank(text, mark) if mark.number == number else mark.answer]
+        out += [text[at : mark.start], _blank(mark) if mark.number == number else mark.answer]
         at = mark.end
     return "".join(out + [text[at:]])
 
 
 def _cloze_question(point: KeyPoint, number: int, file: ObjectiveFile, index: int) -> SourcedQuestion:
+    """The sentence holding the gap, under the objective's title: the rest of the key point would give it away."""
     phrases = [m.answer for m in cloze.marks(point.text) if m.number == number]
+    sentence = _with_gaps(cloze.sentences_with(point.text, number), number)
     question = Question(
         id=f"gen-cloze-{point.id}-c{number}", type="short_answer", difficulty="medium",
-        stem=f"Fill in the {'gap' if len(phrases) == 1 else 'gaps'}:\n\n{_with_gaps(point.text, number)}",
-        answer="; ".join(phrases), explanation=cloze.strip(point.text), key_points=[point.id],
+        stem=f"*{file.objective.title}*. Fill in the {'gap' if len(phrases) == 1 else 'gaps'}:\n\n{sentence}",
+        answer="; ".join(phrases), explanation=cloze.strip(cloze.sentences_with(point.text, number)), key_points=[point.id],
     )
-    accepted = (to_plain(phrases[0]),) if len(phrases) == 1 else ()  # several gaps: a person grades
+    accepted = answers.accepted(to_plain(phrases[0])) if len(phrases) == 1 else ()  # several gaps: a person grades
     return SourcedQuestion(question, file, ("key_points", index), "cloze", accepted)
 
 
@@ -269,12 +286,25 @@ def _keep_new(drafts: list[SourcedQuestion], authored_questions: list[SourcedQue
     for s in authored_questions:
         texts.setdefault(s.objective_id.split(".")[0], {})[s.question.id] = comparable_text(s.question)
     for draft in drafts:
-        dropped = _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
+        dropped = _flawed(draft) or _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
         if dropped:
             result.dropped.append(dropped)
         else:
             taken.add(draft.question.id)
             result.questions.append(draft)
+
+
+def _flawed(draft: SourcedQuestion) -> DroppedQuestion | None:
+    """A draft that would teach nothing: its stem holds its answer, or its options differ only in case."""
+    q, rule = draft.question, draft.rule
+    assert rule is not None
+    stem = to_plain(q.stem)
+    right = [q.answer] if isinstance(q.answer, str) and q.type == "single" else list(draft.accepted_answers)
+    if any(term_forms.mentions(frozenset({to_plain(a).casefold()}), stem) for a in right if a):
+        return DroppedQuestion(id=q.id, rule=rule, reason="stem_contains_answer", duplicate_of=None, score=None)
+    if len({o.casefold() for o in q.options}) < len(q.options):
+        return DroppedQuestion(id=q.id, rule=rule, reason="options_differ_in_case", duplicate_of=None, score=None)
+    return None
 
 
 def comparable_text(q: Question) -> str:

@@ -48,3 +48,33 @@ def problems(text: str) -> list[str]:
 def strip(text: str) -> str:
     """The text as a reader sees it in the guide: each mark replaced by the phrase it hides."""
     return CLOZE.sub(lambda m: m["answer"], text)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z0-9(\"“`*])")
+_LEANS_BACK = re.compile(r"(?:It|Its|They|Their|Them|This|These|That|Those|Such|So|And|But|Both|Each)\b")
+_SLOT = "\ue010{}\ue011"  # private-use: no source types it; stands for a mark while sentences are split
+_SLOT_RE = re.compile("\ue010(\\d+)\ue011")
+
+
+def sentences_with(text: str, number: int) -> str:
+    """The sentences of `text` that hold a mark numbered `number`, marks kept: what a card or a fill-in
+    shows, rather than a whole paragraph whose other sentences give the gap away."""
+    return _sentences(text, lambda numbers: number in numbers)
+
+
+def sentences_with_any(text: str) -> str:
+    """The sentences of `text` holding any mark, in order (a key point's cloze card shows these)."""
+    return _sentences(text, bool)
+
+
+def _sentences(text: str, keep) -> str:
+    # A full stop inside a mark never ends a sentence: marks are set aside while the text is split.
+    found = marks(text)
+    counter = iter(range(len(found)))
+    slotted = CLOZE.sub(lambda _m: _SLOT.format(next(counter)), text)
+    parts = _SENTENCE_END.split(" ".join(slotted.split()))
+    chosen = {n for n, p in enumerate(parts) if keep({found[int(i)].number for i in _SLOT_RE.findall(p)})}
+    # "They run fastest when..." says nothing alone: a sentence opening on a pronoun brings the one before
+    chosen |= {n - 1 for n in chosen if n and _LEANS_BACK.match(parts[n])}
+    kept = [p for n, p in enumerate(parts) if n in chosen]
+    return _SLOT_RE.sub(lambda m: text[found[int(m[1])].start : found[int(m[1])].end], " ".join(kept))

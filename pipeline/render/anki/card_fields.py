@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from html import escape
 
+from pipeline.practice import term_forms
 from pipeline.questions import TYPES
 from pipeline.text import cloze, markdown
 from pipeline.view.model import CitationView, QuestionView
@@ -50,6 +51,41 @@ def _with_holes(text: str) -> str:
 def _mark_html(mark: cloze.ClozeMark) -> str:
     hint = f"::{inline_html(mark.hint)}" if mark.hint else ""
     return f"{{{{c{mark.number}::{inline_html(mark.answer)}{hint}}}}}"
+
+
+_MENTION = "\ue002{}\ue003"
+_MENTION_RE = re.compile("\ue002(\\d+)\ue003")
+
+
+def definition_html(term: str, definition: str) -> str:
+    """The definition with every mention of its term (the term, its acronym, its expansion) wrapped so the
+    definition -> term card can show a blank in its place (`.masked .mention` in card.css) while the
+    term -> definition card shows the words. The note type's fields are frozen, so both cards read this
+    one field; the front that asks for the term never shows the term's words."""
+    forms = term_forms.forms(term, definition)
+    said: list[str] = []
+
+    def hole(match: re.Match[str]) -> str:
+        said.append(match[0])
+        return _MENTION.format(len(said) - 1)
+
+    html = block_html(term_forms.pattern(forms).sub(hole, definition))
+    return _MENTION_RE.sub(lambda m: _mention_html(inline_html(said[int(m[1])])), html)
+
+
+def _mention_html(said_html: str) -> str:
+    return f'<span class="mention"><span class="blank">{term_forms.BLANK}</span><span class="said">{said_html}</span></span>'
+
+
+def masked_context_html(term: str, definition: str, *parts: str) -> str:
+    """The context line with the term's mentions wrapped like the definition's (see `definition_html`)."""
+    forms = term_forms.forms(term, definition)
+    text = " · ".join(parts)
+    out, at = [], 0
+    for match in term_forms.pattern(forms).finditer(text):
+        out += [escape(text[at : match.start()]), _mention_html(escape(match[0]))]
+        at = match.end()
+    return "".join(out) + escape(text[at:])
 
 
 def context_html(*parts: str) -> str:
@@ -117,10 +153,16 @@ def answer_html(question: QuestionView) -> str:
         lines = [f"{items[i].letter}. {inline_html(items[i].text_md)}" for i in question.correct_order]
         return "".join(f"<li>{line}</li>" for line in lines).join(("<ol>", "</ol>"))
     elif question.type in ("single", "multiple"):
-        lines = [f"{o.letter}. {inline_html(o.text_md)}" for o in question.correct_options]
+        return marked_options_html(question)
     else:
         return ""
     return lines[0] if len(lines) == 1 else "".join(f"<li>{line}</li>" for line in lines).join(("<ul>", "</ul>"))
+
+
+def marked_options_html(question: QuestionView) -> str:
+    """Every option where the front showed it, the correct ones marked and the others dimmed."""
+    items = "".join(f'<li class="{"right" if o.correct else "dim"}">{inline_html(o.text_md)}{" ✓" if o.correct else ""}</li>' for o in question.options)
+    return f'<ol type="A" class="marked">{items}</ol>'
 
 
 def model_answer_html(question: QuestionView) -> str:

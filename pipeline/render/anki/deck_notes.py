@@ -39,6 +39,7 @@ class _Place:
     tag: str
     context: str
     vendor: str
+    context_parts: tuple[str, ...] = ()  # plain: the exam code and the objective's heading
 
 
 def _tag_part(text: str) -> str:
@@ -55,7 +56,7 @@ def _place(view: ExamView, objective: ObjectiveView) -> _Place:
     parts = (exam.code, section.heading, objective.heading)
     deck = "::".join(_deck_part(p) for p in parts)
     tag = "::".join(_tag_part(p) for p in parts)
-    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor)
+    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading))
 
 
 def _tags(place: _Place, exam_code: str, *item_type: str) -> tuple[str, ...]:
@@ -67,7 +68,9 @@ def _guid(place: _Place, kind: str, key: str) -> str:
 
 
 def term_note(place: _Place, code: str, term: Term) -> DeckNote:
-    fields = (f.inline_html(term.term), f.block_html(term.definition), place.context, f.context_html(term.term))
+    # the context line too: "6.3 Transfer learning for performance" would name the term a card asks for
+    context = f.masked_context_html(term.term, term.definition, *place.context_parts)
+    fields = (f.inline_html(term.term), f.definition_html(term.term, term.definition), context, f.context_html(term.term))
     return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck)
 
 
@@ -82,7 +85,8 @@ def question_note(place: _Place, code: str, question: QuestionView) -> DeckNote:
 
 
 def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
-    fields = (f.cloze_html(point.text_md), f.quotes_html(point.citations), place.context, f.context_html(point.id))
+    # the sentences holding the gaps, not the whole point: its other sentences would give a gap away
+    fields = (f.cloze_html(cloze.sentences_with_any(point.text_md)), f.quotes_html(point.citations), place.context, f.context_html(point.id))
     return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
 
 

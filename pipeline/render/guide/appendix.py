@@ -1,11 +1,18 @@
-"""The guide's back matter: the answer key, the glossary and the review dates, read off the exam view."""
+"""The guide's back matter: the practice exam and its answer key, the glossary and the review dates,
+read off the exam view."""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import re
 from dataclasses import dataclass
 
-from pipeline.view.model import ExamView, ObjectiveView, QuestionView
+from pipeline.practice.term_forms import slug
+from pipeline.text.plaintext import shorten, to_plain
+from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
+
+GENERATED_PER_OBJECTIVE = 2  # chosen generated items per objective: enough to vary, few enough not to swamp
 
 
 @dataclass(frozen=True)
@@ -20,6 +27,11 @@ class GlossaryEntry:
     definition_md: str
     objective: ObjectiveView
 
+    @property
+    def anchor(self) -> str:
+        """Where the term is explained: its entry in the objective's key terms."""
+        return term_anchor(self.term)
+
 
 @dataclass(frozen=True)
 class ReviewView:
@@ -33,6 +45,79 @@ class ReviewView:
 def answer_groups(view: ExamView) -> list[AnswerGroup]:
     """The answers of the questions each objective practises, objective by objective."""
     return [AnswerGroup(o, o.practice) for o in view.objectives if o.practice]
+
+
+@dataclass(frozen=True)
+class ExamItem:
+    """A question of the mixed practice exam: its number there, and the objective to review."""
+
+    number: int
+    question: QuestionView
+    objective: ObjectiveView
+
+    @property
+    def key_line(self) -> str:
+        """One line of explanation for the compact answer key: its first sentence, shortened."""
+        first = re.split(r"(?<=[.!?])\s", to_plain(self.question.explanation_md), maxsplit=1)[0]
+        return shorten(first, 140)
+
+    @property
+    def answer_text(self) -> str:
+        """The answer in a few words: letters, True/False, pairs, an order, or the accepted words."""
+        q = self.question
+        if q.type in ("single", "multiple"):
+            return ", ".join(o.letter for o in q.correct_options)
+        if q.type == "true_false":
+            return q.answer_md or ""
+        if q.type == "matching":
+            letters = {a.id: a.letter for a in q.answers}
+            return ", ".join(f"{i}–{letters[p.answer_id]}" for i, p in enumerate(q.pairs, start=1))
+        if q.type == "ordering":
+            letters = {i.id: i.letter for i in q.items}
+            return ", ".join(letters[i] for i in q.correct_order)
+        if q.accepted_answers:
+            return " / ".join(q.accepted_answers)
+        return shorten(to_plain(q.answer_md or ""), 90)
+
+
+def _mix_key(question_id: str) -> bytes:
+    return hashlib.sha256(f"practice-exam\x00{question_id}".encode()).digest()
+
+
+def _chosen_generated(objective: ObjectiveView) -> list[QuestionView]:
+    """At most GENERATED_PER_OBJECTIVE generated items besides those the objective always practises
+    (`ObjectiveView.practice`: the matching ones), one per rule first (a term drill, a fill-in...)."""
+    ranked = sorted((q for q in objective.generated if q.generated not in PRACTICE_RULES), key=lambda q: _mix_key(q.id))
+    firsts = list({q.generated: q for q in reversed(ranked)}.values())  # per rule, its first by rank
+    firsts.sort(key=lambda q: _mix_key(q.id))
+    return firsts[:GENERATED_PER_OBJECTIVE]
+
+
+def practice_exam(view: ExamView) -> list[ExamItem]:
+    """What each objective practises (authored and generated matching questions) and a few chosen generated
+    ones, shuffled across objectives by a hash of their ids (the same order in every build; an edit
+    elsewhere moves nothing), numbered 1..N."""
+    pool = [(q, o) for o in view.objectives for q in (*o.practice, *_chosen_generated(o))]
+    pool.sort(key=lambda pair: _mix_key(pair[0].id))
+    return [ExamItem(n, q, o) for n, (q, o) in enumerate(pool, start=1)]
+
+
+def first_labs(view: ExamView) -> dict[str, str]:
+    """Each lab's address -> the objective that describes it: the first in reading order. A lab listed
+    by several objectives is described once; the others point there."""
+    first: dict[str, str] = {}
+    for objective in view.objectives:
+        for lab in objective.labs:
+            first.setdefault(lab.url, objective.id)
+    return first
+
+
+def lab_anchor(url: str) -> str:
+    return "lab-" + hashlib.sha256(url.encode()).hexdigest()[:10]
+
+
+def term_anchor(term: str) -> str:
+    return f"term-{slug(term)}"
 
 
 def glossary(view: ExamView) -> list[GlossaryEntry]:

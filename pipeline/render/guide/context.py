@@ -11,9 +11,10 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pipeline.render.guide import appendix
+from pipeline.render.guide import appendix, book
 from pipeline.render.guide.citations import ReferenceFacts, reference_facts
 from pipeline.view.model import ObjectiveView, SectionView
+from schema.citation_status import Status
 from schema.models import Exam
 
 if TYPE_CHECKING:  # pipeline.render imports the renderers, which import this module
@@ -29,6 +30,8 @@ class Guide:
     exam: Exam
     sections: tuple[SectionView, ...]
     answers: tuple[appendix.AnswerGroup, ...]
+    practice: tuple[appendix.ExamItem, ...]
+    lab_homes: dict[str, str]  # a lab's address -> the objective that describes it (the first listing it)
     glossary: tuple[appendix.GlossaryEntry, ...]
     references: tuple[ReferenceFacts, ...]
     reviews: tuple[appendix.ReviewView, ...]
@@ -55,6 +58,17 @@ class Guide:
         return sum(r.stale for r in self.reviews)
 
     @property
+    def legend(self) -> list[tuple[str, str, str]]:
+        return book.legend()
+
+    @property
+    def checked_summary(self) -> str:
+        """How many of the guide's quotes were found, e.g. "12 of 31 quotes found on their page so far"."""
+        quotes = [c for o in self.objectives for kp in o.key_points for c in kp.citations]
+        found = sum(c.status in (Status.FOUND, Status.ARCHIVED, Status.MOVED) for c in quotes)
+        return f"{found} of {len(quotes)} quotes found on their page so far"
+
+    @property
     def created(self) -> str:
         """The source date as weasyprint's `dcterms.created` wants it (W3C date-time, UTC)."""
         return self.source_date.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -66,6 +80,8 @@ def build_guide(ctx: RenderContext) -> Guide:
         exam=view.exam,
         sections=view.sections,
         answers=tuple(appendix.answer_groups(view)),
+        practice=tuple(appendix.practice_exam(view)),
+        lab_homes=appendix.first_labs(view),
         glossary=tuple(appendix.glossary(view)),
         references=tuple(reference_facts(r) for r in view.references),
         reviews=tuple(appendix.reviews(view)),

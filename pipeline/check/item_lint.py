@@ -1,0 +1,132 @@
+"""Item-writing lint: warnings for authored questions that test the reading rather than the knowing.
+
+The reference is Haladyna, Downing & Rodriguez (2002), "A Review of Multiple-Choice Item-Writing
+Guidelines for Classroom Assessment", Applied Measurement in Education 15(3), 309-333: its 31
+guidelines (G1-G31). Each warning names the guideline it follows and has a stable code, so a project can
+raise or silence it (Report.warning(..., code)):
+
+| code | guideline | finds |
+| --- | --- | --- |
+| item-long-answer | G24 keep the length of choices about equal | the correct option is the longest, at least 1.5x the wrong ones' mean |
+| item-all-none-above | G25/G26 none/all of the above | an option "all of the above" or "none of the above" |
+| item-negative-stem | G17 word the stem positively; if negative, capitalised and bold | NOT, EXCEPT, LEAST... neither in capitals nor emphasised |
+| item-overlapping-options | G22 keep choices independent, not overlapping | one option's words all inside another's |
+| item-answer-in-stem | G28b clang associations | single choice: a word of the stem repeated in the correct option and in no wrong one |
+| item-tf-all-true | G20 vary the location of the right answer (the true/false form of it) | an objective's true/false questions (2+) all true |
+| cloze-gap-long | (cloze) a gap a learner can recall | a cloze mark hiding more than six words |
+| item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below" or at "the example" |
+
+Warnings only: a flagged item may be right as it is, and the author decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from pipeline.check.diagnostics import Report
+from pipeline.load.content import ObjectiveFile
+from pipeline.load.schema_errors import field_label
+from pipeline.load.yamlsource import PathKey
+from pipeline.text import cloze
+from pipeline.text.plaintext import to_plain
+from schema.models import Question
+
+GUIDE = "Haladyna, Downing & Rodriguez 2002"
+MAX_GAP_WORDS = 6
+_ALL_NONE = re.compile(r"\b(all|none|both|neither) of the (above|options|answers|these|choices)\b", re.IGNORECASE)
+_NEGATIVE = re.compile(r"(?<![\w*])(not|except|least|never|cannot|incorrect|untrue)(?![\w*])", re.IGNORECASE)
+_ELSEWHERE = re.compile(r"\b(see|shown|as|in) (the )?(example|figure|table|code|listing|question)? ?(above|below)\b|\bthe (previous|next|preceding|following) (question|example|figure|section)\b", re.IGNORECASE)
+_STOP = frozenset(["which", "what", "when", "where", "that", "this", "with", "from", "into", "than", "then", "they", "their", "there", "these", "those", "about", "would", "could", "should", "does", "have", "been", "being", "were", "most", "more", "other", "some", "such", "only", "also", "each", "your"])
+
+
+def _warn(report: Report, file: ObjectiveFile, path: PathKey, message: str, code: str) -> None:
+    report.warning(file.path, file.position(path), f"{field_label(path)}: {message}", code)
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{3,}", to_plain(text))} - _STOP
+
+
+def _right_wrong(q: Question) -> tuple[list[int], list[int]]:
+    right = set(q.answer) if isinstance(q.answer, list) else {q.answer}
+    return [i for i, o in enumerate(q.options) if o in right], [i for i, o in enumerate(q.options) if o not in right]
+
+
+def long_answer(q: Question) -> list[tuple[PathKey, str]]:
+    right, wrong = _right_wrong(q)
+    if not right or not wrong:
+        return []
+    lengths = [len(to_plain(o)) for o in q.options]
+    longest = max(range(len(lengths)), key=lengths.__getitem__)
+    mean_wrong = sum(lengths[i] for i in wrong) / len(wrong)
+    if longest in right and lengths[longest] >= 1.5 * mean_wrong and lengths[longest] - mean_wrong >= 10:
+        return [(("options", longest), f"the correct option is {lengths[longest]} characters, the wrong ones {mean_wrong:.0f} on average; a test-wise candidate picks the longest ({GUIDE}, G24: keep choices about equal in length)")]
+    return []
+
+
+def all_none_above(q: Question) -> list[tuple[PathKey, str]]:
+    return [(("options", i), f"{_ALL_NONE.search(o)[0]!r} ({GUIDE}, G25/G26): rewrite as independent options; if it stays, set shuffle: false so 'above' stays true")
+            for i, o in enumerate(q.options) if _ALL_NONE.search(o)]
+
+
+def negative_stem(q: Question) -> list[tuple[PathKey, str]]:
+    for m in _NEGATIVE.finditer(q.stem):
+        if not m[1].isupper():
+            return [(("stem",), f"negative stem {m[1]!r} without emphasis ({GUIDE}, G17): word the stem positively, or write **{m[1].upper()}**")]
+    return []
+
+
+def overlapping(q: Question) -> list[tuple[PathKey, str]]:
+    texts = [to_plain(o) for o in q.options]
+    for i, a in enumerate(texts):
+        for j, b in enumerate(texts):
+            if i < j and a.casefold() != b.casefold() and fuzz.token_set_ratio(a, b, processor=str.casefold) == 100:  # equal: an error already
+                return [(("options", j), f"options {a!r} and {b!r} overlap: one's words are all in the other ({GUIDE}, G22: keep choices independent)")]
+    return []
+
+
+def answer_in_stem(q: Question) -> list[tuple[PathKey, str]]:
+    """Single choice only: with several correct options a shared word is weak evidence of a clue."""
+    if q.type != "single":
+        return []
+    right, wrong = _right_wrong(q)
+    stem = _words(q.stem)
+    in_wrong = set().union(*(_words(q.options[i]) for i in wrong)) if wrong else set()
+    for i in right:
+        clue = sorted((_words(q.options[i]) & stem) - in_wrong)
+        if clue:
+            return [(("options", i), f"the correct option repeats {clue[0]!r} from the stem and no wrong option does ({GUIDE}, G28b: clang association)")]
+    return []
+
+
+CHOICE_RULES = (long_answer, all_none_above, negative_stem, overlapping, answer_in_stem)
+CODES = {long_answer: "item-long-answer", all_none_above: "item-all-none-above", negative_stem: "item-negative-stem",
+         overlapping: "item-overlapping-options", answer_in_stem: "item-answer-in-stem"}
+
+
+def lint_objective(file: ObjectiveFile, report: Report) -> None:
+    """Every item-writing warning of one valid objective file."""
+    questions = list(file.indexed("questions"))
+    for i, q in questions:
+        if q.type in ("single", "multiple") and q.options:
+            for rule in CHOICE_RULES:
+                for path, message in rule(q):
+                    _warn(report, file, ("questions", i, *path), message, CODES[rule])
+        _points_elsewhere(file, ("questions", i), q, report)
+    tf = [(i, q) for i, q in questions if q.type == "true_false"]
+    if len(tf) >= 2 and all(q.answer is True for _, q in tf):
+        _warn(report, file, ("questions", tf[-1][0], "answer"), f"all {len(tf)} true/false questions of this objective are true: a candidate who answers 'true' throughout scores full marks; make some false ({GUIDE}, G20)", "item-tf-all-true")
+    for i, point in file.indexed("key_points"):
+        for mark in cloze.marks(point.text):
+            words = len(to_plain(mark.answer).split())
+            if words > MAX_GAP_WORDS:
+                _warn(report, file, ("key_points", i, "text"), f"cloze c{mark.number} hides {words} words; a gap of at most {MAX_GAP_WORDS} words is one a learner can recall: hide the key phrase only", "cloze-gap-long")
+
+
+def _points_elsewhere(file: ObjectiveFile, path: PathKey, q: Question, report: Report) -> None:
+    for name in ("stem", "explanation"):
+        found = _ELSEWHERE.search(getattr(q, name))
+        if found:
+            _warn(report, file, (*path, name), f"{found[0]!r} points at content a card or a shuffled practice exam does not show next to it; say what is meant in the question itself", "item-points-elsewhere")
