@@ -21,6 +21,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "build": ("noop_rebuild_ratio",),  # also reports the 100x build's peak memory, in the table only
     "scaling": ("validate_scaling",),
     "anki": ("anki_overhead",),
+    "hostile": ("deep_extract_vs_parse", "deep_vs_flat", "many_questions_per_item", "many_objectives_per_item"),
     "lms": ("lms_export_vs_bank",),
 }
 

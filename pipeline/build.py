@@ -1,24 +1,24 @@
-"""`build`: validate, then run every renderer whose inputs changed into a staging folder, and move the
-outputs into place.
+"""`build`: validate, then run every renderer whose inputs changed into a new generation folder per exam,
+and publish each exam's outputs all at once by switching its link (see pipeline/publish/generations.py).
 
-Nothing is replaced unless everything succeeded: a content error, or a renderer failing for any
-exam, leaves the previous outputs as they were. A renderer whose inputs (the part of the exam view it shows,
-its templates, the code) did not change since the last build is skipped and its files are left alone
-(see pipeline/publish/incremental.py); `force` redoes all.
+Nothing is replaced unless everything succeeded: a content error, or a renderer failing for any exam,
+leaves the previous outputs as they were, and so does a build killed at any moment. A renderer whose
+inputs did not change since the last build is skipped and its files are carried over as hard links (see
+pipeline/publish/incremental.py); `force` redoes all.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline import render as registry
 from pipeline.citations.lock import CitationLock
+from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
+from pipeline.publish.generations import Generations, exclusive, link_or_copy
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest
 from pipeline.view import build_view
 
@@ -29,34 +29,78 @@ RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of rend
 class BuildResult:
     written: list[Path] = field(default_factory=list)  # final paths replaced by this build
     unchanged: list[Path] = field(default_factory=list)  # outputs left alone: their inputs did not change
+    recovered: list[str] = field(default_factory=list)  # sentences: what a broken earlier build left, and the repair
     warnings: list[str] = field(default_factory=list)  # "<exam>: <renderer's warning>", from the renderers that ran
 
 
 @dataclass
-class _Staged:
-    moves: list[tuple[Path, Path]] = field(default_factory=list)
-    states: list[BuildState] = field(default_factory=list)
+class _Pending:
+    """One exam's new generation, complete and waiting to be published."""
+
+    generations: Generations
+    folder: Path
+    written: list[Path]
 
 
-def _render_exam(content: ExamContent, out: Path, staging: Path, options: Mapping[str, str], force: bool,
-                 staged: _Staged, result: BuildResult) -> None:
+def check_out(out: Path) -> None:
+    """OUT must be a folder, or a name for one in a folder that exists."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"error: --out {out}: is a file, expected a folder for the outputs")
+    if not out.exists() and not out.absolute().parent.is_dir():
+        raise UsageError(f"error: --out {out}: the folder {out.absolute().parent} does not exist; create it or choose another")
+
+
+def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], force: bool, result: BuildResult) -> _Pending | None:
+    """Render what changed into a new generation; None when nothing changed (nothing to publish)."""
+    generations = Generations(out, content.exam.id)
+    current = generations.current()
+    state = BuildState.load(generations.state_path(current) if current else None)
     final_dir = out / content.exam.id
     view = build_view(content, CitationLock.load(content.folder))
-    ctx = registry.RenderContext(view, staging, final_dir if final_dir.is_dir() else None, **options, sources_dir=content.folder)
-    state, code = BuildState.load(out, content.exam.id), code_digest()
+    digests = _digests(view, options)
+    fresh = {name for name in RENDERERS if not force and current and state.is_fresh(name, digests[name], current)}
+    if fresh == set(RENDERERS) and current:
+        result.unchanged.extend(final_dir / f for name in RENDERERS for f in state.renderers[name]["files"])
+        result.warnings.extend(f"{content.exam.id}: {w}" for name in RENDERERS for w in state.renderers[name].get("warnings", []))
+        return None
+    folder = generations.new()
+    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **options, sources_dir=content.folder)
+    try:
+        return _fill(generations, folder, ctx, current, state, digests, fresh, result)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)  # a failed exam leaves nothing behind
+        raise
+
+
+def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
+    """Per renderer, the hash of what its output depends on (see pipeline/publish/incremental.py)."""
+    code, digests = code_digest(), {}
     for name, entry in RENDERERS.items():
         part = registry.output(entry)
-        digest = input_digest(view, part.leaves_out, template_digest(part.templates), code, {"renderer": name, **options})
-        if not force and state.is_fresh(name, digest, final_dir):
-            result.unchanged.extend(final_dir / f for f in state.renderers[name]["files"])
-            result.warnings.extend(f"{content.exam.id}: {w}" for w in state.renderers[name].get("warnings", []))
+        digests[name] = input_digest(view, part.leaves_out, template_digest(part.templates), code, {"renderer": name, **options})
+    return digests
+
+
+def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, current: Path | None, state: BuildState,
+          digests: dict[str, str], fresh: set[str], result: BuildResult) -> _Pending:
+    """Run the renderers whose inputs changed into `folder`, hard-link the others' files from `current`."""
+    final_dir = generations.link
+    pending = _Pending(generations, folder, [])
+    for name, entry in RENDERERS.items():
+        if name in fresh:
+            for relative in state.renderers[name]["files"]:
+                link_or_copy(current / relative, folder / relative)
+                result.unchanged.append(final_dir / relative)
+            result.warnings.extend(f"{generations.exam_id}: {w}" for w in state.renderers[name].get("warnings", []))
             continue
         before = len(ctx.warnings)
         paths = registry.load(entry)(ctx)
-        state.record(name, digest, [str(p.relative_to(staging)) for p in paths], ctx.warnings[before:])
-        result.warnings.extend(f"{content.exam.id}: {w}" for w in ctx.warnings[before:])
-        staged.moves.extend((p, final_dir / p.relative_to(staging)) for p in paths)
-    staged.states.append(state)
+        state.record(name, digests[name], [str(p.relative_to(folder)) for p in paths], ctx.warnings[before:])
+        result.warnings.extend(f"{generations.exam_id}: {w}" for w in ctx.warnings[before:])
+        pending.written.extend(final_dir / p.relative_to(folder) for p in paths)
+    state.path = generations.state_path(folder)
+    state.save()
+    return pending
 
 
 def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False) -> BuildResult:
@@ -64,22 +108,24 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
 
     `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); they are
     part of every output's inputs, so changing one rebuilds."""
-    result, staged = BuildResult(), _Staged()
-    if not RENDERERS or not exams:
+    result = BuildResult()
+    if not RENDERERS or not exams:  # every exam had errors: nothing to publish, no output folder made
         return result
-    out.mkdir(parents=True, exist_ok=True)
-    stagings: list[Path] = []
-    try:
-        for content in exams:
-            stagings.append(Path(tempfile.mkdtemp(prefix=f".{content.exam.id}-", dir=out)))
-            _render_exam(content, out, stagings[-1], options or {}, force, staged, result)
-        for source, target in staged.moves:  # only now, with every output complete, replace the old ones
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(source, target)
-            result.written.append(target)
-        for state in staged.states:
-            state.save()
-        return result
-    finally:
-        for staging in stagings:
-            shutil.rmtree(staging, ignore_errors=True)
+    check_out(out)
+    out.mkdir(exist_ok=True)
+    with exclusive(out):
+        pending: list[_Pending] = []
+        try:
+            for content in exams:
+                result.recovered.extend(Generations(out, content.exam.id).recover())
+                if (done := _render_exam(content, out, options or {}, force, result)) is not None:
+                    pending.append(done)
+            for done in pending:  # only now, with every exam's outputs complete, publish each at once
+                done.generations.switch(done.folder)
+                result.written.extend(done.written)
+        finally:
+            for done in pending:
+                if done.generations.current() != done.folder:
+                    shutil.rmtree(done.folder, ignore_errors=True)
+                    done.generations.state_path(done.folder).unlink(missing_ok=True)
+    return result

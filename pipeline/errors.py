@@ -1,7 +1,7 @@
 """The pipeline's exceptions: a small tree, caught once in `pipeline.cli.main`.
 
-Model and loader code raise these with a plain sentence; the CLI prints them and exits 1. Anything
-else is a bug and shows a traceback only with `--debug`.
+Model and loader code raise these with a plain sentence; the CLI prints them and exits 1 (2 for a
+`UsageError`). Anything else is a bug (exit 3, see `pipeline.cli.crash`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,12 @@ class PipelineError(Exception):
     """A problem the user can fix; its message is printed as it is."""
 
 
-class SourcesNotFound(PipelineError):
+class UsageError(PipelineError):
+    """A problem with how the pipeline was run or with its environment (exit 2): a bad option or setting,
+    an unwritable, missing or full output folder, a corrupt lock."""
+
+
+class SourcesNotFound(UsageError):
     """The sources folder is missing or holds no exam."""
 
 

@@ -25,21 +25,36 @@ SCHEMA_BASE = "https://exam-prep.invalid/schema"  # a name, not an address: sche
 
 
 def _absolute_http_url(value: str) -> str:
-    """Accept only absolute http(s) addresses: a `javascript:` or `file:` link must never reach a reader."""
+    """Accept only absolute http(s) addresses to a host, without credentials, on a valid port: an allow list,
+    so a `javascript:`, `file:`, `smb:` or relative link never reaches a reader, and an audit never sends a password."""
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError("must be an absolute http:// or https:// address")
-    if any(ch.isspace() for ch in value):
-        raise ValueError("must not contain spaces (percent-encode them as %20)")
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        raise ValueError("must not contain spaces or control characters (percent-encode spaces as %20)")
+    if "@" in parts.netloc:
+        raise ValueError("must not hold credentials (user:password@); cite a page readers can open")
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port == 0 or not parts.hostname:
+        raise ValueError("must name a host and, if any, a port from 1 to 65535")
     return value
 
 
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
-Markdown = Annotated[str, StringConstraints(min_length=1), Field(description="Markdown, inline markup.")]
+# Lengths: generous for real content, small enough that a hostile source cannot make a card, a page or a
+# report unreadable (a quote is a sentence or two; a stem fits on a page).
+SHORT, SENTENCE, PARAGRAPH, PAGE, LISTING = 300, 600, 2000, 3000, 20_000
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=SHORT)]
+Paragraph = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=PARAGRAPH)]
+LongText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=LISTING)]
+Markdown = Annotated[str, StringConstraints(min_length=1, max_length=PAGE), Field(description="Markdown, inline markup.")]
 HttpUrl = Annotated[
     str,
+    StringConstraints(max_length=PARAGRAPH),
     AfterValidator(_absolute_http_url),
-    Field(description="An absolute http:// or https:// address.", json_schema_extra={"format": "uri"}),
+    Field(description="An absolute http:// or https:// address, without credentials.", json_schema_extra={"format": "uri"}),
 ]
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
 ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+$")]
@@ -63,7 +78,7 @@ class ReviewPolicy(Strict):
 class Section(Strict):
     """One section of the exam's official outline."""
 
-    number: int = Field(ge=1, description="The section number in the vendor's outline; objective ids start with it (6 -> 6.1).")
+    number: int = Field(ge=1, le=99, description="The section number in the vendor's outline; objective ids start with it (6 -> 6.1).")
     title: Text = Field(description="The section title as the vendor writes it.")
     weight: int = Field(ge=0, le=100, description="Percent of the exam this section accounts for, 0-100.")
 
@@ -91,7 +106,8 @@ class Citation(Strict):
 
     url: HttpUrl = Field(description="Address of the quoted page.")
     title: Text = Field(description="Title of the quoted page, as it shows it.")
-    quote: Text = Field(description="The page's own words; mark a cut with an ellipsis (...).")
+    quote: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=SENTENCE)] = Field(
+        description=f"The page's own words, at most {SENTENCE} characters; mark a cut with an ellipsis (...).")
     publisher: Text | None = Field(default=None, description="Who publishes the page, when not the exam's vendor (e.g. PyTorch).")
 
 
@@ -123,8 +139,8 @@ class Example(Strict):
 
     title: Text = Field(description="What the example shows.")
     language: Slug = Field(default="python", description="Language of the code, for highlighting.")
-    code: Text = Field(description="The code, as run.")
-    output: Text = Field(description="What it printed, verbatim.")
+    code: LongText = Field(description="The code, as run.")
+    output: LongText = Field(description="What it printed, verbatim.")
     note: Markdown | None = Field(default=None, description="What to take from the output, in Markdown.")
 
 
@@ -160,7 +176,7 @@ class Question(Strict):
     type: QuestionType = Field(description="single | multiple | true_false | short_answer | matching | ordering.")
     stem: Markdown = Field(description="The question, in Markdown.")
     options: list[Text] = Field(default_factory=list, description="Choices for single and multiple questions, in the author's order (shown shuffled unless `shuffle: false`).")
-    answer: bool | Text | list[Text] | None = Field(default=None, description="The correct option text (single), option texts (multiple), true/false, or a model answer (short_answer); none for matching and ordering.")
+    answer: bool | Paragraph | list[Text] | None = Field(default=None, description="The correct option text (single), option texts (multiple), true/false, or a model answer (short_answer); none for matching and ordering.")
     pairs: list[MatchPair] = Field(default_factory=list, description="matching: the prompt -> answer pairs.")
     extra_answers: list[Text] = Field(default_factory=list, description="matching: wrong answers offered beside the right ones.")
     items: list[Text] = Field(default_factory=list, description="ordering: the items, in their correct order.")

@@ -2,7 +2,8 @@
 
 Each path answers with a scripted list of replies (the last one repeats), so a test can serve "500, then
 200", a 429 with Retry-After, a redirect loop, a slow answer, an oversized body or a page with an ETag
-that answers 304 to a conditional request. It records every request and counts the bytes it sends.
+that answers 304 to a conditional request; and hostile ones: a body dripped a byte at a time, or one that
+never ends. It records every request and counts the bytes it sends.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class Reply:
     last_modified: str | None = None  # answer 304 to If-Modified-Since with this date
     content_length: bool = True  # False: a body delimited by closing the connection
     wait_for_peer: float = 0.0  # hold the answer up to this long until another request is in flight too
+    drip: float = 0.0  # hostile: seconds between single bytes of the body
+    endless: bytes = b""  # hostile: after the body, this chunk again and again until the client hangs up
 
     @property
     def data(self) -> bytes:
@@ -95,7 +98,18 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(reply.data)))
         self.end_headers()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client stopped reading: as tested
-            self.wfile.write(reply.data)
+            _write_body(self.wfile, reply)
+
+
+def _write_body(out, reply: Reply) -> None:
+    if not reply.drip:
+        out.write(reply.data)
+    for i in range(len(reply.data) if reply.drip else 0):
+        out.write(reply.data[i:i + 1])
+        out.flush()
+        time.sleep(reply.drip)
+    while reply.endless:
+        out.write(reply.endless)
 
 
 def _not_modified(reply: Reply, headers) -> bool:

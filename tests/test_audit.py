@@ -78,7 +78,7 @@ def quote_line(sources, status: str) -> int:
 
 def audit(run_cli, sources, *extra):
     return run_cli("audit", "--sources", "sources", "--today", TODAY, "--retries", "0", "--interval", "0", "--timeout", "2",
-                   "--cache", str(sources.parent / "cache"), "--no-archive", *extra, cwd=sources.parent)
+                   "--cache", str(sources.parent / "cache"), "--no-archive", "--allow-host", "127.0.0.1", *extra, cwd=sources.parent)
 
 
 def test_every_status_in_report_and_lock(run_cli, sources):
@@ -212,7 +212,7 @@ def test_audit_refuses_sources_with_errors(run_cli, make_sources):
 def test_unknown_exam_is_a_sentence(run_cli, make_sources):
     sources = make_sources("valid")
     result = run_cli("audit", "--sources", "sources", "--exam", "nope", cwd=sources.parent)
-    assert (result.code, result.err.strip()) == (1, "error: no exam 'nope' in sources (exams: demo)")
+    assert (result.code, result.err.strip()) == (2, "error: no exam 'nope' in sources (exams: demo)")
 
 
 def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
@@ -221,7 +221,7 @@ def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
     server.add("/page", Reply(body=PAGE, delay=30))  # the next audit hangs on this page
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "pipeline", "audit", "--sources", "sources", "--today", "2026-12-01",
-                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache", "--no-archive"],
+                                "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache", "--no-archive", "--allow-host", "127.0.0.1"],
                                cwd=sources.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while server.hits("/page") < 2 and time.monotonic() < deadline:

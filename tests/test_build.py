@@ -35,7 +35,8 @@ def test_outputs_move_into_place(make_sources, tmp_path, monkeypatch):
     result = build_module.build(_content(make_sources), tmp_path / "out")
     assert sorted(p.name for p in result.written) == ["a.txt", "b.txt"]
     assert (tmp_path / "out" / "demo" / "a.txt").read_text() == "new"
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".state", "demo"]  # no staging folder left
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".generations", "demo"]
+    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", "demo-1", "demo-1.state.json"]
 
 
 def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch):
@@ -46,7 +47,8 @@ def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch
     with pytest.raises(RuntimeError):
         build_module.build(_content(make_sources), tmp_path / "out")
     assert old.read_text() == "old"
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["demo"]  # no staging folder, no state saved
+    # the old-style folder became generation 1; the failed generation 2 was removed
+    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", "demo-1"]
 
 
 def test_source_date_defaults_to_latest_review(make_sources, monkeypatch):
@@ -97,14 +99,14 @@ def test_unchanged_inputs_skip_the_renderer_and_leave_the_file_alone(make_source
 
 
 def test_a_build_does_not_import_the_network_stack():
-    """Only the chosen verb's module is imported: `build` must not pay for audit's requests/bs4/pypdf
+    """Only the chosen verb's module is imported: `build` must not pay for audit's requests/lxml/pypdf
     (a no-op rebuild is mostly start-up, see `make bench`'s noop_rebuild_ratio)."""
     import subprocess
     import sys
 
     from tests.conftest import ROOT
 
-    probe = "import sys; from pipeline.cli import make_parser; make_parser(['build']); print(sorted(m for m in ('requests', 'bs4', 'pypdf', 'weasyprint', 'genanki') if m in sys.modules))"
+    probe = "import sys; from pipeline.cli import make_parser; make_parser(['build']); print(sorted(m for m in ('requests', 'lxml', 'pypdf', 'weasyprint', 'genanki') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -130,7 +132,8 @@ def test_a_comment_line_that_moves_questions_rebuilds_only_the_bank(run_cli, mak
     """bank.json records each question's source line; the guide and the deck do not show it."""
     sources, out = make_sources("valid"), tmp_path / "out"
     run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))
-    stamps = {p.name: p.stat().st_mtime_ns for p in (out / "demo").iterdir()}
+    # files, not folders: each build publishes a new generation folder, whose unchanged files are hard links
+    stamps = {str(p.relative_to(out / "demo")): p.stat().st_mtime_ns for p in (out / "demo").rglob("*") if p.is_file()}
     source = sources / "demo" / "valid.yaml"
     source.write_text(source.read_text().replace("\nquestions:", "\n# practice\nquestions:", 1))
     run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))

@@ -24,7 +24,7 @@ def page_url():
 
 
 def check_quote(run_cli, tmp_path, url, quote, *extra):
-    return run_cli("check-quote", url, quote, "--json", "--retries", "0", "--timeout", "2", "--cache", str(tmp_path / "cache"), *extra)
+    return run_cli("check-quote", url, quote, "--json", "--retries", "0", "--timeout", "2", "--cache", str(tmp_path / "cache"), "--allow-host", "127.0.0.1", *extra)
 
 
 def test_typography_markup_and_whitespace_differences_are_found(run_cli, tmp_path, page_url):
@@ -72,7 +72,7 @@ def test_closed_port_is_unreachable(run_cli, tmp_path):
 
 
 def test_text_output(run_cli, tmp_path, page_url):
-    result = run_cli("check-quote", page_url, "Data Parallelism (DP) replicates the model across many GPUs.", "--retries", "0", "--cache", str(tmp_path))
+    result = run_cli("check-quote", page_url, "Data Parallelism (DP) replicates the model across many GPUs.", "--retries", "0", "--cache", str(tmp_path), "--allow-host", "127.0.0.1")
     assert result.lines == [
         f"missing: the quote is not on {page_url}",
         "    closest passage (92% alike): Data Parallelism (DP) replicates the model across multiple GPUs",
@@ -82,4 +82,4 @@ def test_text_output(run_cli, tmp_path, page_url):
 
 def test_a_url_that_is_not_http_is_a_sentence(run_cli, tmp_path):
     result = run_cli("check-quote", "file:///etc/passwd", "root", "--cache", str(tmp_path))
-    assert (result.code, result.err.strip()) == (1, "error: URL 'file:///etc/passwd' must be an absolute http:// or https:// address")
+    assert (result.code, result.err.strip()) == (2, "error: URL 'file:///etc/passwd' must be an absolute http:// or https:// address")

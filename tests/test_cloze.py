@@ -17,6 +17,6 @@ def test_strip():
 
 def test_problems():
     assert cloze.problems("fine {{c1::x}}") == []
-    assert cloze.problems("{{c0::x}}") == ["cloze number must start at 1, got c0"]
+    assert cloze.problems("{{c0::x}}") == ["cloze numbers go from 1 to 100, got c0"]
     assert cloze.problems("{{c1:: }}") == ["cloze c1 hides nothing; write {{c1::phrase}}"]
     assert cloze.problems("{{c1::open") == ["unbalanced or malformed cloze mark; expected {{c1::phrase}} or {{c1::phrase::hint}}"]

@@ -10,9 +10,11 @@ import pytest
 from pipeline.citations.check import check_all, check_page
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import USER_AGENT, FetchSettings
+from pipeline.citations.netpolicy import AllowList
 from tests.pageserver import PageServer, Reply
 
-FAST = FetchSettings(connect_timeout=1, read_timeout=0.5, total_timeout=5, retries=2, backoff=0.01, max_bytes=50_000, per_host=4, interval=0)
+FAST = FetchSettings(connect_timeout=1, read_timeout=0.5, total_timeout=5, retries=2, backoff=0.01, max_bytes=50_000, per_host=4, interval=0,
+                     allow=AllowList.parse(["127.0.0.1"]))  # the test server is on loopback, which is refused unless allowed
 TYPOGRAPHY = ("<html><head><title>Zipf</title></head><body><p>Many sequences are short, and a few are <em>very</em> long,"
               " conforming to Zipf\u2019s&nbsp;Law.</p><p>Configuration with Hydra always has the following precedence"
               " <code>CLI &gt; YAML &gt; Dataclass</code>.</p></body></html>")

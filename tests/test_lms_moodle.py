@@ -162,4 +162,5 @@ def test_the_essay_carries_its_model_answer_for_the_grader(built):
 def test_links_only_http_https_mailto(built):
     single = next(q for q in read_back(built.out / "moodle.xml")[0] if q["id"] == "2.1-single")
     assert '<a href="https://example.com/gift">the docs</a>' in single["stem"]
-    assert "[this](ftp://example.com/x)" in single["stem"] and "ftp://example.com/x\"" not in single["stem"]
+    # an ftp: link in a source is an error in validate (issue 13), so the fixture has none; that the
+    # exports' Markdown keeps such a link as text is tested on the function itself (test_lms_exports)

@@ -64,13 +64,13 @@ def test_never_audited_quotes_warn_and_fail_under_strict(run_cli, make_sources):
     assert (strict.code, strict.lines) == (1, [expected.format("error")])
 
 
-def test_an_unreadable_lock_is_an_error_in_validate(run_cli, make_sources):
+def test_an_unreadable_lock_is_an_environment_error_at_its_line(run_cli, make_sources):
     sources = make_sources("valid")
-    (sources / "demo" / LOCK_NAME).write_text("{not json", encoding="utf-8")
+    (sources / "demo" / LOCK_NAME).write_text('{"citations": [\n  {not json', encoding="utf-8")
     result = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
-    assert result.code == 1
-    assert result.lines == ["sources/demo/citations.lock.json:1:1: error: the citation lock cannot be read "
-                            "(Expecting property name enclosed in double quotes: line 1 column 2 (char 1)); restore it from git or run `make audit` [citation-lock]"]
+    assert result.code == 2  # a broken machine-written file, not content
+    assert result.err.strip() == ("sources/demo/citations.lock.json:2:4: error: the citation lock cannot be read "
+                                  "(Expecting property name enclosed in double quotes); restore it from git or run `make audit`")
 
 
 def test_build_reads_the_committed_lock_without_network(run_cli, make_sources, tmp_path, monkeypatch):

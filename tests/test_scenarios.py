@@ -101,13 +101,13 @@ def test_section_weights_over_100(run_cli, make_sources):
 
 def test_missing_sources_folder_is_one_sentence(run_cli, tmp_path):
     result = run_cli("validate", "--sources", str(tmp_path / "nowhere"))
-    assert result.code == 1
+    assert result.code == 2  # usage: the folder named is not there
     assert result.err.strip() == f"error: sources folder '{tmp_path / 'nowhere'}' does not exist (run from the project root or pass --sources DIR)"
 
 
 def test_bad_today_is_one_sentence(run_cli, make_sources):
     result = validate(run_cli, make_sources("valid"), "--today", "2026-13-01")
-    assert (result.code, result.err.strip()) == (1, "error: --today '2026-13-01' is not a real date; expected YYYY-MM-DD")
+    assert (result.code, result.err.strip()) == (2, "error: --today '2026-13-01' is not a real date; expected YYYY-MM-DD")
 
 
 def test_today_from_source_date_epoch(run_cli, make_sources, monkeypatch):

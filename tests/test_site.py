@@ -50,7 +50,8 @@ def test_links_are_internal_or_on_the_allow_list(built):
             assert re.match(r"(https?://|mailto:)", href) or not re.match(r"[a-z][a-z0-9+.-]*:|//", href, re.I), (name, href)
     page = (built / "site" / "objective-2-1.html").read_text(encoding="utf-8")
     assert 'href="https://example.com/manual"' in page and 'href="mailto:help@example.com"' in page
-    assert "ftp://" not in page and 'href="notes.html"' not in page  # written as plain words, not links
+    # ftp: and relative links in a source are errors in validate (issue 13), so the fixture has none;
+    # the site's own refusal of them is tested on keep_allowed_links below
     assert keep_allowed_links('<a href="javascript:x">a</a> <a href="HTTPS://e.x">b</a>') == '<a>a</a> <a href="HTTPS://e.x">b</a>'
 
 

@@ -39,6 +39,7 @@ CODES: dict[str, str] = {
     "exam-empty": "an exam without objective files (error)",
     "see-unknown": "a cross-reference (see:) to an objective its exam does not have (error)",
     "see-exam-absent": "a cross-reference (see:) to an exam not in the sources, so not checked (warning)",
+    "link": "a Markdown link to anything but an http(s) or mailto: address; outputs drop it (error, always)",
     # the item-writing lint (pipeline/check/item_lint.py; Haladyna, Downing & Rodriguez 2002)
     "item-long-answer": "a correct option much longer than the wrong ones, G24 (warning)",
     "item-all-none-above": "an 'all/none of the above' option, G25/G26 (warning)",
@@ -49,5 +50,5 @@ CODES: dict[str, str] = {
     "cloze-gap-long": "a cloze mark hiding more than six words (warning)",
     "item-points-elsewhere": "a stem or explanation pointing 'above', 'below' or at 'the example' (warning)",
 }
-ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "exam-missing", "exam-twice", "exam-duplicate-id"})
+ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "exam-missing", "exam-twice", "exam-duplicate-id"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS

@@ -18,8 +18,9 @@ from pipeline.check import item_lint, severity
 from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
 from pipeline.check.diagnostics import Report
+from pipeline.check.links import check_links
 from pipeline.citations.lockcheck import check_lock
-from pipeline.errors import PipelineError
+from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent, ExamFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
 
@@ -92,7 +93,7 @@ def _select(found: list[tuple[ExamCheck, ExamFile | None]], wanted: Sequence[str
         if name not in names:
             guess = difflib.get_close_matches(name, names, n=1)
             hint = f"; did you mean '{guess[0]}'?" if guess else ""
-            raise PipelineError(f"error: no exam '{name}' in {sources}{hint} (exams: {', '.join(names)})")
+            raise UsageError(f"error: no exam '{name}' in {sources}{hint} (exams: {', '.join(names)})")
     return [(check, f) for check, f in found if check.name in wanted]
 
 
@@ -121,6 +122,8 @@ class _Targets:
 
 def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lock: bool) -> None:
     loaded = load_objectives(check.folder, exam_file, check.report)
+    for source in [loaded.exam_file, *loaded.objective_files]:
+        check_links(source.doc if source else None, check.report)
     content = loaded.content()
     policy = content.exam.review_policy.max_age_days if content else None
     ctx = checks.CheckContext(today=today, max_review_age_days=policy)

@@ -42,12 +42,16 @@ class Fetcher:
                 download = self.client.get(url)
         except FetchFailure as failure:
             return PageResult(url, failure.status, detail=failure.detail, http_status=failure.http_status)
+        except Exception as exc:  # noqa: BLE001 - one odd page (an undecodable host name...) must not stop the audit
+            return PageResult(url, "unreachable", detail=f"the page could not be fetched ({type(exc).__name__}: {exc})")
         size = 0 if download.revalidated else len(download.body)
         found = PageResult(url, OK, None, "", download.http_status, download.final_url, download.revalidated, size)
         try:
             return replace(found, text=page_text(download.body, download.content_type, download.encoding))
         except Unsupported as exc:
             return replace(found, status="unsupported", detail=str(exc))
+        except Exception as exc:  # noqa: BLE001 - a page that breaks a parser is the page's problem, reported as such
+            return replace(found, status="unsupported", detail=f"the page's text cannot be read ({type(exc).__name__})")
 
     def close(self) -> None:
         self.client.session.close()

@@ -1,9 +1,12 @@
 """The HTTP client for cited pages: one requests Session, retries through urllib3's `Retry`, timeouts,
-a redirect cap, a size cap, a User-Agent naming the project, and conditional requests from `cache`.
+redirects followed one hop at a time under the network policy, a size cap, a total deadline, a User-Agent
+naming the project, and conditional requests from `cache`.
 
 `HttpClient.get` returns the page's bytes or raises `FetchFailure` with the status it amounts to and a
 sentence for the author. Faults of the network or the server (DNS, refused, timeout, TLS, 5xx, a redirect
-loop) are `unreachable`, refusals `blocked`, 404/410 `dead`: never a verdict on the page's words.
+loop) are `unreachable`, refusals `blocked` (by the server, or by `netpolicy` for an address the audit may
+not reach), 404/410 `dead`: never a verdict on the page's words. The body is read only for the media
+types whose text can be checked, and never past the size cap or the deadline (`safeconn.Deadline`).
 """
 
 from __future__ import annotations
@@ -11,19 +14,24 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from email.message import Message
+from urllib.parse import urljoin
 
 import requests
-from requests.adapters import HTTPAdapter
 from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError, ReadTimeoutError, SSLError
 from urllib3.response import BaseHTTPResponse
 from urllib3.util.retry import Retry
 
 from pipeline import __version__
 from pipeline.citations.cache import CachedPage, HttpCache
+from pipeline.citations.netpolicy import AllowList, Refused, check_url
+from pipeline.citations.refresh import meta_refresh
+from pipeline.citations.safeconn import Deadline, SafeAdapter
 
 USER_AGENT = f"exam-prep-pipeline/{__version__} (checks that quoted words are on the cited page)"
 RETRY_STATUSES = (429, 500, 502, 503, 504)
 DEAD, BLOCKED = (404, 410), (401, 403, 407, 429, 451)
+REDIRECTS = (301, 302, 303, 307, 308)
+TEXT_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/pdf")
 
 
 @dataclass(frozen=True)
@@ -32,7 +40,7 @@ class FetchSettings:
 
     connect_timeout: float = 10.0
     read_timeout: float = 30.0  # between two bytes
-    total_timeout: float = 120.0  # the whole download, so a trickling server cannot hold a thread
+    total_timeout: float = 120.0  # the whole download, every hop, so a trickling server cannot hold a thread
     retries: int = 3
     backoff: float = 1.0  # seconds before the second retry, doubling after
     max_redirects: int = 10
@@ -40,6 +48,7 @@ class FetchSettings:
     per_host: int = 2  # requests at once to one host
     interval: float = 0.5  # seconds between two request starts to one host
     workers: int = 32  # threads in all; each host still gets at most per_host of them at once
+    allow: AllowList = AllowList()  # non-public hosts the audit may reach (--allow-host, pipeline.toml)
 
 
 class FetchFailure(Exception):
@@ -73,13 +82,13 @@ def make_session(settings: FetchSettings) -> requests.Session:
     retry = CappedRetry(
         total=settings.retries, connect=settings.retries, read=settings.retries, status=settings.retries, other=0,
         backoff_factor=settings.backoff, status_forcelist=RETRY_STATUSES, allowed_methods=frozenset({"GET"}),
-        respect_retry_after_header=True, raise_on_status=False,
+        respect_retry_after_header=True, raise_on_status=False, redirect=False,
     )
     session = requests.Session()
-    adapter = HTTPAdapter(max_retries=retry, pool_maxsize=max(settings.workers, 10))
+    session.trust_env = False  # no proxy or .netrc from the environment: the policy checks the real peer
+    adapter = SafeAdapter(settings.allow, max_retries=retry, pool_maxsize=max(settings.workers, 10))
     session.mount("http://", adapter)
     session.mount("https://", adapter)
-    session.max_redirects = settings.max_redirects
     session.headers["User-Agent"] = USER_AGENT
     return session
 
@@ -89,14 +98,17 @@ def charset(content_type: str | None) -> str | None:
         return None
     message = Message()
     message["content-type"] = content_type
-    return message.get_param("charset")
+    value = message.get_param("charset")
+    return value if isinstance(value, str) else None
+
+
+def media_type_of(content_type: str | None) -> str | None:
+    return content_type.split(";")[0].strip().lower() if content_type else None
 
 
 def describe(exc: requests.RequestException, settings: FetchSettings) -> str:
-    """A sentence for a network fault, naming its kind (DNS, refused, timeout, TLS, redirects)."""
+    """A sentence for a network fault, naming its kind (DNS, refused, timeout, TLS)."""
     reason = getattr(exc.args[0], "reason", None) if exc.args else None
-    if isinstance(exc, requests.TooManyRedirects):
-        return f"more than {settings.max_redirects} redirects (a redirect loop?)"
     if isinstance(exc, requests.exceptions.SSLError) or isinstance(reason, SSLError):
         return f"TLS error: {reason or exc}"
     if isinstance(reason, NameResolutionError) or "Name or service not known" in str(exc):
@@ -117,13 +129,41 @@ class HttpClient:
         self.session = make_session(settings)
 
     def get(self, url: str) -> Download:
+        """The page at `url`, following redirects and meta refreshes, all within the total deadline."""
+        with Deadline(self.settings.total_timeout) as deadline:
+            try:
+                download = self._follow(url)
+            except (requests.RequestException, Refused, FetchFailure) as exc:
+                if not deadline.expired:
+                    raise _as_failure(exc, self.settings) from None
+            if deadline.expired:  # the cut may also look like the end of a body without a length
+                raise FetchFailure("unreachable", f"the page took over {self.settings.total_timeout:g} s to download")
+            return download
+
+    def _follow(self, url: str) -> Download:
+        """Each hop's URL and address are checked; a redirect or a meta refresh is one more hop."""
         cached = self.cache.get(url) if self.cache else None
+        headers = cached.validators() if cached else {}
+        current = url
+        for _ in range(self.settings.max_redirects + 1):
+            check_url(current)
+            answer = self._hop(url, current, headers, cached)
+            if isinstance(answer, str):
+                current = answer
+                continue
+            refresh = _refresh_target(answer)
+            if refresh is None:
+                return answer
+            current = urljoin(answer.final_url, refresh)
+        raise FetchFailure("unreachable", f"more than {self.settings.max_redirects} redirects (a redirect loop?)")
+
+    def _hop(self, url: str, current: str, headers: dict[str, str], cached: CachedPage | None) -> Download | str:
+        """One request: a Download, or the absolute URL a redirect points to."""
         timeout = (self.settings.connect_timeout, self.settings.read_timeout)
-        try:
-            with self.session.get(url, headers=cached.validators() if cached else {}, timeout=timeout, stream=True) as response:
-                return self._answer(url, response, cached)
-        except requests.RequestException as exc:
-            raise FetchFailure("unreachable", describe(exc, self.settings)) from None
+        with self.session.get(current, headers=headers, timeout=timeout, stream=True, allow_redirects=False) as response:
+            if response.status_code in REDIRECTS and response.headers.get("Location"):
+                return urljoin(current, response.headers["Location"])
+            return self._answer(url, response, cached)
 
     def _answer(self, url: str, response: requests.Response, cached: CachedPage | None) -> Download:
         code = response.status_code
@@ -131,6 +171,9 @@ class HttpClient:
             return Download(url, cached.final_url, 200, cached.content_type, cached.encoding, body, revalidated=True)
         _raise_for_status(code, self.settings.retries)
         content_type = response.headers.get("Content-Type")
+        kind = media_type_of(content_type)
+        if kind is not None and kind not in TEXT_TYPES:  # never read a body whose text cannot be checked
+            raise FetchFailure("unsupported", f"the page is {kind}, not HTML, plain text or PDF", code)
         download = Download(url, response.url, code, content_type, charset(content_type), self._read(response))
         if self.cache:
             headers = response.headers
@@ -139,7 +182,7 @@ class HttpClient:
         return download
 
     def _read(self, response: requests.Response) -> bytes:
-        """The whole body, or a failure as soon as it is over the size cap or the time limit."""
+        """The whole body, or a failure as soon as it is over the size cap (counted as it streams in)."""
         cap, started = self.settings.max_bytes, time.monotonic()
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > cap:
@@ -153,6 +196,20 @@ class HttpClient:
                 raise FetchFailure("unreachable", f"the page took over {self.settings.total_timeout:g} s to download")
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+def _as_failure(exc: Exception, settings: FetchSettings) -> FetchFailure:
+    if isinstance(exc, FetchFailure):
+        return exc
+    if isinstance(exc, Refused):
+        return FetchFailure("blocked", str(exc))
+    return FetchFailure("unreachable", describe(exc, settings))
+
+
+def _refresh_target(download: Download) -> str | None:
+    if media_type_of(download.content_type) not in (None, "text/html", "application/xhtml+xml"):
+        return None
+    return meta_refresh(download.body)
 
 
 def _raise_for_status(code: int, retries: int) -> None:

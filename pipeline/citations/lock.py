@@ -15,7 +15,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from pipeline.errors import PipelineError
+from pipeline.errors import UsageError
 from pipeline.publish.atomic import write_atomic
 from schema.citation_status import Status
 
@@ -25,12 +25,12 @@ FORMAT = 1
 ABOUT = "Written by `python -m pipeline audit` (make audit): one entry per cited (url, quote). Commit it; do not edit it by hand."
 
 
-class LockError(PipelineError):
-    """The lock file exists but cannot be read."""
+class LockError(UsageError):
+    """The lock file exists but cannot be read: a machine-written file is broken, not the content (exit 2)."""
 
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"{path}:1:1: error: the citation lock cannot be read ({reason}); restore it from git or run `make audit`")
-        self.path, self.reason = path, reason
+    def __init__(self, path: Path, reason: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(f"{path}:{line}:{col}: error: the citation lock cannot be read ({reason}); restore it from git or run `make audit`")
+        self.path, self.reason, self.line, self.col = path, reason, line, col
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,10 @@ class CitationLock:
             raw = json.loads(path.read_text(encoding="utf-8"))
             items = (LockEntry.from_json(item) for item in raw.get("citations", []))
             return cls(path, {(e.url, e.quote): e for e in items})
+        except json.JSONDecodeError as exc:
+            raise LockError(path, exc.msg, exc.lineno, exc.colno) from None
         except (ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
-            raise LockError(path, str(exc)) from None
+            raise LockError(path, f"{type(exc).__name__}: {exc}") from None
 
     def to_text(self) -> str:
         ordered = [self.entries[key].to_json() for key in sorted(self.entries)]

@@ -12,11 +12,10 @@ from __future__ import annotations
 import datetime as dt
 
 from pipeline.check.diagnostics import Report
-from pipeline.citations.lock import CitationLock, LockEntry, LockError
+from pipeline.citations.lock import CitationLock, LockEntry
 from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
-from pipeline.load.yamlsource import Position
 
 RUN_AUDIT = "run `make audit` where the page can be reached"
 SHOWN = 200  # characters of a closest passage shown in a message
@@ -52,12 +51,10 @@ def problem(entry: LockEntry, today: dt.date, max_age_days: int | None) -> tuple
 
 
 def check_lock(content: ExamContent, today: dt.date, max_age_days: int | None, report: Report) -> None:
-    """A diagnostic on the line of every quote whose lock entry needs an author."""
-    try:
-        lock = CitationLock.load(content.folder)
-    except LockError as exc:
-        report.error(exc.path, Position(1, 1), f"the citation lock cannot be read ({exc.reason}); restore it from git or run `make audit`", "citation-lock")
-        return
+    """A diagnostic on the line of every quote whose lock entry needs an author.
+
+    A lock that cannot be read raises `LockError` (exit 2): it is a broken machine-written file, not content."""
+    lock = CitationLock.load(content.folder)
     for file in content.objective_files:
         for i, point in file.indexed("key_points"):
             for j, citation in enumerate(point.citations):

@@ -55,6 +55,15 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+def _last_token_end(folded: str) -> int:
+    """Where the last token ends: splitting a trailing run of gap characters would be quadratic in its length
+    (the regex tries, from each of its characters, to reach a token after it)."""
+    end = len(folded)
+    while end and (folded[end - 1].isspace() or folded[end - 1] in "'\"`"):
+        end -= 1
+    return end
+
+
 @dataclass
 class NormalizedPage:
     """A page's visible text, normalized once: the joined tokens, and where each token stands."""
@@ -69,7 +78,8 @@ class NormalizedPage:
     @classmethod
     def of(cls, page_text: str) -> NormalizedPage:
         text = visible_form(page_text)
-        parts = _GAP_TOKEN.split(fold(text))
+        folded = fold(text)
+        parts = _GAP_TOKEN.split(folded[: _last_token_end(folded)])
         token_list = parts[2::3]
         ends = list(accumulate(map(len, parts)))[2::3]
         starts = list(accumulate((len(t) + 1 for t in token_list), initial=1))[:-1]

@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     """Each exam without errors is built, whatever the others hold; the exit is 1 when any exam has errors."""
     result = validate_and_report(args, table=False)
     built = build(result.buildable, args.out, options={"paper": args.paper}, force=args.force)
+    for sentence in built.recovered:
+        print(f"build: warning: {sentence}", file=sys.stderr)
     for warning in built.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     for path in built.written:

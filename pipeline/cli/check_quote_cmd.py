@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 from pipeline.citations.check import check_page
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import plain, word_diff
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
-from pipeline.errors import PipelineError
+from pipeline.errors import UsageError
 from schema.models import _absolute_http_url
 
 EXIT = {"found": 0, "missing": 1, "unreachable": 2}
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         _absolute_http_url(args.url)
     except ValueError as exc:
-        raise PipelineError(f"error: URL {args.url!r} {exc}") from None
+        shown = re.sub(r"(//)[^/@\s]*@", r"\1***@", args.url)  # credentials are never printed back
+        raise UsageError(f"error: URL {shown!r} {exc}") from None
     fetcher = fetcher_from(args)
     try:
         (result,) = check_page(fetcher, args.url, [args.quote])

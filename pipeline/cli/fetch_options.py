@@ -1,4 +1,6 @@
-"""Options shared by the verbs that fetch cited pages (`audit`, `check-quote`): politeness and caching."""
+"""Options shared by the verbs that fetch cited pages (`audit`, `check-quote`): politeness, caching, and
+the hosts that may be reached although they are not public (`--allow-host`, `allow_hosts` in pipeline.toml).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ from pathlib import Path
 
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import FetchSettings
+from pipeline.citations.netpolicy import AllowList
+from pipeline.config import allow_hosts
+from pipeline.errors import UsageError
 
 DEFAULTS = FetchSettings()
 
@@ -16,14 +21,25 @@ def add_fetch_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--per-host", type=int, default=DEFAULTS.per_host, metavar="N", help=f"requests at once to one host (default: {DEFAULTS.per_host})")
     group.add_argument("--interval", type=float, default=DEFAULTS.interval, metavar="SECONDS", help=f"between two requests to one host (default: {DEFAULTS.interval:g})")
     group.add_argument("--timeout", type=float, default=DEFAULTS.read_timeout, metavar="SECONDS", help=f"for a connection or an answer (default: {DEFAULTS.read_timeout:g})")
+    group.add_argument("--deadline", type=float, default=DEFAULTS.total_timeout, metavar="SECONDS", help=f"for a whole page, redirects included, however slowly it comes (default: {DEFAULTS.total_timeout:g})")
     group.add_argument("--retries", type=int, default=DEFAULTS.retries, metavar="N", help=f"on connection errors, 429 and 5xx (default: {DEFAULTS.retries})")
     group.add_argument("--cache", type=Path, default=Path("build") / "http-cache", metavar="DIR", help="HTTP cache for conditional requests (default: build/http-cache)")
+    group.add_argument("--allow-host", action="append", default=[], metavar="HOST[:PORT]",
+                       help="also fetch from this loopback, private or link-local host (any port, or PORT only); repeatable; adds to allow_hosts in pipeline.toml")
+
+
+def allow_list(args: argparse.Namespace) -> AllowList:
+    try:
+        return AllowList.parse([*allow_hosts(), *args.allow_host])
+    except ValueError as exc:
+        raise UsageError(f"error: --allow-host {exc}") from None
 
 
 def settings_from(args: argparse.Namespace) -> FetchSettings:
     return FetchSettings(
         connect_timeout=min(DEFAULTS.connect_timeout, args.timeout), read_timeout=args.timeout,
-        retries=args.retries, per_host=max(args.per_host, 1), interval=max(args.interval, 0.0),
+        total_timeout=max(args.deadline, 0.1), retries=args.retries, per_host=max(args.per_host, 1), interval=max(args.interval, 0.0),
+        allow=allow_list(args),
     )
 
 

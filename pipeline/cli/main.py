@@ -1,7 +1,8 @@
 """`python -m pipeline VERB ...`: a thin command line; each verb calls one library function.
 
-Errors the user can fix (`PipelineError`) are printed as a sentence with exit 1; anything else is a
-bug, shown as one line, or as a traceback with `--debug`.
+Exit codes: 0 ok; 1 content errors or audit findings (`PipelineError`); 2 usage and environment problems
+(`UsageError`, and any `OSError`: a read-only, missing or full output folder, a path that is a file);
+3 only for a bug: one line asking for a report, the traceback in a crash log (`--debug` prints it).
 """
 
 from __future__ import annotations
@@ -9,11 +10,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-import traceback
 
 from pipeline import __version__
 from pipeline.cli.commands import COMMANDS
-from pipeline.errors import PipelineError
+from pipeline.cli.crash import environment_message, report_crash
+from pipeline.errors import PipelineError, UsageError
 
 
 def make_parser(argv: list[str]) -> argparse.ArgumentParser:
@@ -37,15 +38,18 @@ def main(argv: list[str] | None = None) -> int:
     args = make_parser(argv).parse_args(argv)
     try:
         return args.run(args)
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     except PipelineError as exc:
         print(str(exc), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # a bug: say so plainly, the traceback on request
-        if args.debug:
-            traceback.print_exc()
-        else:
-            print(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", file=sys.stderr)
+    except OSError as exc:  # the machine's or the user's: a folder that is read-only, missing, full, a file
+        print(environment_message(exc), file=sys.stderr)
+        return 2
+    except Exception:  # a bug: one line, the traceback in a log
+        print(report_crash(args.debug), file=sys.stderr)
         return 3

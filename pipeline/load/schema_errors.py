@@ -88,6 +88,13 @@ def _unknown_key_message(root: type[BaseModel], path: PathKey) -> str:
     return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})"
 
 
+def _shown(value: Any) -> str:
+    """A value as printed back: credentials in an address are never repeated, a long text is cut."""
+    text = re.sub(r"(//)[^/@\s]*@", r"\1***@", value) if isinstance(value, str) else value
+    shown = repr(text)
+    return shown if len(shown) <= 120 else shown[:100] + "...'"
+
+
 def describe(value: Any) -> str:
     """A value as an author wrote it in YAML, never as Python names it (dict, True, NoneType)."""
     if isinstance(value, dict):
@@ -100,7 +107,7 @@ def describe(value: Any) -> str:
         return "nothing (an empty value)"
     if isinstance(value, (int, float)):
         return f"the number {value}"
-    return repr(value)
+    return _shown(value)
 
 
 def _number_as_text(label: str, value: Any, written: str | None) -> str:
@@ -136,6 +143,8 @@ def _value_message(err: dict[str, Any], label: str, description: str, written: s
         return f"{label}: {value!r} is not valid; expected {description}"
     if kind == "value_error":
         return f"{label}: {err['msg'].removeprefix('Value error, ')}, got {describe(value)}"
+    if kind == "string_too_long":
+        return f"{label}: {len(value):,} characters, over the limit of {err['ctx']['max_length']:,}; shorten it"
     if kind in ("model_type", "dict_type"):
         return f"{label}: expected a mapping of keys (key: value), got {describe(value)}"
     if kind == "list_type":

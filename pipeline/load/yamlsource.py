@@ -6,7 +6,9 @@ not exist (`2026-02-30`). Here the file is composed into nodes and built by hand
 - every value and every mapping key has a `Position` (1-based line and column), looked up by its path
   of keys and list indexes, e.g. `("questions", 0, "answer")`;
 - a key given twice is an error on the second one;
-- dates stay strings, so the schema (pydantic) reports a bad date like any other bad value.
+- dates stay strings, so the schema (pydantic) reports a bad date like any other bad value;
+- hostile files end in an error, not a hang or a crash (`pipeline.load.limits`: only regular files, bounded
+  size, nesting and alias expansion, plain tags, no control characters).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import yaml
 
 from pipeline.errors import SourceError
 from pipeline.load import yamlhints
+from pipeline.load.limits import BoundedLoader, read_regular, reader_position, scalar_problem
 from pipeline.load.position import Position
 
 PathKey = tuple[str | int, ...]
@@ -54,28 +57,33 @@ def _mark(node: yaml.Node) -> Position:
 class _Builder:
     """Turns a composed node tree into data, recording positions along the way."""
 
-    def __init__(self, doc: YamlDocument) -> None:
+    def __init__(self, doc: YamlDocument, text: str = "") -> None:
         self.doc = doc
+        self.text = text  # the source, to place the escape that wrote a control character
         self.scalars = yaml.SafeLoader("")  # only its scalar constructors are used
 
     def build(self, node: yaml.Node, path: PathKey) -> Any:
         self.doc.values[path] = _mark(node)
+        _refuse_hostile(self.doc.path, node, None, self.text)
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
         if node.tag == _TIMESTAMP_TAG:
             return node.value  # validated as a date by the schema, with a proper message
-        value = self.scalars.construct_object(node, deep=True)
+        value = _construct(self.scalars, node, self.doc.path)
+        _refuse_hostile(self.doc.path, node, value, self.text)
         if not isinstance(value, str) and isinstance(node, yaml.ScalarNode):
-            self.doc.written[path] = node.value
+            self.doc.written[path] = node.value  # as written: `1.10`, which YAML reads as 1.1
         return value
 
     def _mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[Any, Any]:
         self.scalars.flatten_mapping(node)  # resolves YAML merge keys (<<)
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = self.scalars.construct_object(key_node, deep=True)
+            _refuse_hostile(self.doc.path, key_node, None, self.text)
+            key = _construct(self.scalars, key_node, self.doc.path) if isinstance(key_node, yaml.ScalarNode) else f"<{key_node.id}>"
+            _refuse_hostile(self.doc.path, key_node, key, self.text)
             if not isinstance(key, (str, int, bool)) or key is None:
                 key = str(key)
             child = path + (key,)
@@ -87,16 +95,24 @@ class _Builder:
         return result
 
 
+def _refuse_hostile(path: Path, node: yaml.Node, value: Any, text: str) -> None:
+    """An unknown tag or a control character is a SourceError at its place (see `limits.scalar_problem`)."""
+    problem = scalar_problem(node, value, text)
+    if problem:
+        raise SourceError(path, *problem)
+
+
+def _construct(loader: yaml.SafeLoader, node: yaml.Node, path: Path) -> Any:
+    """A scalar's value; a number too long to convert (Python refuses over 4,300 digits) is an error at it."""
+    try:
+        return loader.construct_object(node, deep=True)
+    except ValueError:
+        raise SourceError(path, _mark(node), f"the number {node.value[:20]}... is too long; write a number in range or quote it") from None
+
+
 def read_text(path: Path) -> str:
     """The file's text, or a SourceError saying in a sentence why it cannot be read."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SourceError(path, Position(1, 1), "file not found") from None
-    except PermissionError:
-        raise SourceError(path, Position(1, 1), "permission denied: the file cannot be read") from None
-    except IsADirectoryError:
-        raise SourceError(path, Position(1, 1), "is a folder, expected a YAML file") from None
+    raw = read_regular(path)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -110,7 +126,9 @@ def load_yaml(path: Path) -> YamlDocument:
     text = read_text(path)
     doc = YamlDocument(path=path, data=None)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=BoundedLoader)
+    except yaml.reader.ReaderError as exc:
+        raise SourceError(path, reader_position(text, exc.position), f"control character U+{exc.character:04X} in the file; remove it (it would corrupt the outputs)") from None
     except yaml.MarkedYAMLError as exc:
         where, message = yamlhints.syntax_error(text, exc)
         raise SourceError(path, where, message) from None
@@ -122,7 +140,7 @@ def load_yaml(path: Path) -> YamlDocument:
     if cloze:
         raise SourceError(path, *cloze)
     try:
-        doc.data = _Builder(doc).build(node, ())
+        doc.data = _Builder(doc, text).build(node, ())
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         where = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)

@@ -3,8 +3,9 @@
 An output's inputs are the part of the exam view it shows (so a comment-only or whitespace-only edit of
 a source, which changes no view, rebuilds nothing), the templates it reads, the code (pipeline/ and
 schema/), and the build's options (paper size, SOURCE_DATE_EPOCH, ...). Their hash is kept per renderer
-in `OUT/.state/<exam>.json`; when it matches and the outputs are still there, the renderer is skipped and
-its files are left byte-for-byte alone. `--force` ignores it.
+beside the generation it built (`OUT/.generations/<exam>-<n>.state.json`, see `generations`), so outputs
+and state are published together; when it matches and the outputs are still there, the renderer is skipped
+and its files are carried over byte-for-byte (hard links). `--force` ignores it.
 """
 
 from __future__ import annotations
@@ -99,12 +100,15 @@ class BuildState:
     renderers: dict[str, dict] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, out: Path, exam_id: str) -> BuildState:
-        path = out / ".state" / f"{exam_id}.json"
+    def load(cls, path: Path | None) -> BuildState:
+        """The state at `path`; an empty one (build everything) when there is none or it is broken."""
         try:
-            return cls(path, json.loads(path.read_text(encoding="utf-8")).get("renderers", {}))
+            renderers = json.loads(path.read_text(encoding="utf-8")).get("renderers", {}) if path else {}
+            if not all(isinstance(e, dict) and isinstance(e.get("digest"), str) and isinstance(e.get("files"), list) for e in renderers.values()):
+                renderers = {}
+            return cls(path or Path(), renderers)
         except (OSError, ValueError, AttributeError):
-            return cls(path)  # no state, or a broken one: build everything
+            return cls(path or Path())
 
     def is_fresh(self, renderer: str, digest: str, final_dir: Path) -> bool:
         entry = self.renderers.get(renderer)

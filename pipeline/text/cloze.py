@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CLOZE = re.compile(r"\{\{c(?P<number>\d+)::(?P<answer>.*?)(?:::(?P<hint>.*?))?\}\}", re.DOTALL)
+MAX_NUMBER = 100  # Anki numbers a cloze card by it; a source needs a handful
+CLOZE = re.compile(r"\{\{c(?P<number>\d{1,9})::(?P<answer>.*?)(?:::(?P<hint>.*?))?\}\}", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,8 @@ def problems(text: str) -> list[str]:
     """What is wrong with the cloze marks in `text` (empty when all are well-formed)."""
     found = []
     for mark in marks(text):
-        if mark.number < 1:
-            found.append(f"cloze number must start at 1, got c{mark.number}")
+        if not 1 <= mark.number <= MAX_NUMBER:
+            found.append(f"cloze numbers go from 1 to {MAX_NUMBER}, got c{mark.number}")
         if not mark.answer.strip():
             found.append(f"cloze c{mark.number} hides nothing; write {{{{c{mark.number}::phrase}}}}")
     leftover = CLOZE.sub("", text)

@@ -1,8 +1,10 @@
 """Markdown from the sources to the one safe HTML subset every renderer uses (guide, cards, bank).
 
-Source text is Markdown, never HTML: raw HTML typed into a source is escaped and shows as text, links
-with script or file addresses are refused by markdown-it's link check, and images are disabled, so a
-source can neither run script in a card nor make the PDF load a file.
+Source text is Markdown, never HTML: raw HTML typed into a source is escaped and shows as text; only
+links to http, https and mailto addresses become links (`pipeline.text.links`: an allow list), any other
+target stays text, and images are disabled, so a source can neither run script in a card, nor make the PDF
+load a file, nor leave a link to the build machine's paths in an output. (`validate` reports such links
+as errors at their line, see `pipeline.check.links`.)
 """
 
 from __future__ import annotations
@@ -11,11 +13,22 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
+from pipeline.text.links import allowed
+
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.disable("image")  # an image would be a fetch of an address the source chose
+    md.validateLink = allowed
+    return md
+
+
+@lru_cache(maxsize=1)
+def link_finder() -> MarkdownIt:
+    """A parser that accepts every link target, for the check that reports the ones outputs would drop."""
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.validateLink = lambda url: True
     return md
 
 
@@ -27,3 +40,13 @@ def to_html(text: str) -> str:
 def to_inline_html(text: str) -> str:
     """One paragraph of inline Markdown (emphasis, code spans, links) to safe HTML, without the <p>."""
     return _parser().renderInline(text)
+
+
+def link_targets(text: str) -> list[str]:
+    """Every link target written in `text` (inline links, reference links, autolinks, images), as written."""
+    found = []
+    for token in link_finder().parse(text):
+        for child in token.children or []:
+            if child.type in ("link_open", "image"):
+                found.append(str(child.attrGet("href") or child.attrGet("src") or ""))
+    return found

@@ -1,0 +1,127 @@
+"""All-or-nothing publication of an exam's outputs: generation folders and one symbolic link per exam.
+
+    OUT/<exam>                       -> .generations/<exam>-<n>   (a relative symbolic link)
+    OUT/.generations/<exam>-<n>/     study-guide.pdf, deck.apkg, bank.json, ...
+    OUT/.generations/<exam>-<n>.state.json   what built generation n (see `incremental.BuildState`)
+
+A build writes a new generation folder beside the current one (outputs whose inputs did not change are
+hard links to the current files, so they stay byte-for-byte and inode-for-inode the same), then switches
+the exam's link with one `rename`, which is atomic: a reader of OUT/<exam> sees the old set or the new
+set, never a mix. A build killed at any moment (even with SIGKILL) leaves the link on the old generation;
+the next build removes what the killed one left (`Generations.clean`). Two builds into one OUT do not
+run at once (`exclusive`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+from pipeline.errors import UsageError
+
+FOLDER = ".generations"
+
+
+@contextlib.contextmanager
+def exclusive(out: Path) -> Iterator[None]:
+    """Hold OUT's build lock; a second build into the same OUT is a usage error, not a race."""
+    (out / FOLDER).mkdir(exist_ok=True)
+    with open(out / FOLDER / ".lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(f"error: another build is writing into {out}; wait for it to finish") from None
+        yield
+
+
+class Generations:
+    """The generations of one exam's outputs under OUT."""
+
+    def __init__(self, out: Path, exam_id: str) -> None:
+        self.out, self.exam_id = out, exam_id
+        self.link = out / exam_id
+        self.folder = out / FOLDER
+        # a generation, its state, or the temporary file of a state being written
+        self._name = re.compile(rf"^\.?{re.escape(exam_id)}-(\d+)(\.state\.json)?(\.[^.]+\.tmp)?$")
+
+    def current(self) -> Path | None:
+        """The generation the link points to, when it is a link to an existing generation."""
+        if not self.link.is_symlink():
+            return None
+        target = self.folder / Path(os.readlink(self.link)).name
+        match = self._name.match(target.name)
+        return target if target.is_dir() and match and not match[2] and not match[3] else None
+
+    def state_path(self, generation: Path) -> Path:
+        return generation.with_name(generation.name + ".state.json")
+
+    def new(self) -> Path:
+        """A fresh, empty generation folder, numbered after every one there is."""
+        numbers = [int(m[1]) for p in self.folder.iterdir() if (m := self._name.match(p.name))]  # never reuse a number
+        generation = self.folder / f"{self.exam_id}-{max(numbers, default=0) + 1}"
+        generation.mkdir()
+        return generation
+
+    def switch(self, generation: Path) -> None:
+        """Point the exam's link at `generation` with one atomic rename, then drop the old generations."""
+        temporary = self.out / f".{self.exam_id}.link.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+        os.symlink(Path(FOLDER) / generation.name, temporary)
+        os.replace(temporary, self.link)
+        self.clean()
+
+    def clean(self) -> list[str]:
+        """Remove every generation but the current one (what a killed build left); return what was removed."""
+        keep = self.current()
+        removed = []
+        for path in sorted(self.folder.iterdir()):
+            match = self._name.match(path.name)
+            if match and keep is not None and path.name in (keep.name, self.state_path(keep).name):
+                continue
+            if match:
+                _remove(path)
+                removed.append(path.name)
+        with contextlib.suppress(FileNotFoundError):
+            (self.out / f".{self.exam_id}.link.tmp").unlink()
+        return removed
+
+    def recover(self) -> list[str]:
+        """Put a broken or old-style OUT/<exam> right; a sentence for each thing that was repaired."""
+        said = []
+        if self.link.is_symlink() and self.current() is None:
+            self.link.unlink()
+            said.append(f"{self.link} pointed to no finished build; removed, all outputs are rebuilt")
+        elif self.link.is_dir() and not self.link.is_symlink():  # outputs of a build before generations
+            legacy = self.new()
+            legacy.rmdir()
+            os.rename(self.link, legacy)
+            os.symlink(Path(FOLDER) / legacy.name, self.link)
+        elif self.link.exists() and not self.link.is_dir():
+            self.link.unlink()
+            said.append(f"{self.link} was a file, not a build; removed, all outputs are rebuilt")
+        removed = self.clean()
+        if removed:
+            said.append(f"removed what an interrupted build left in {self.folder}: {', '.join(removed)}")
+        return said
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """`target` as a hard link to `source` (the same bytes, the same file), or a copy where links fail."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
