@@ -17,10 +17,12 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> set[str]:
-    """Every module `path` imports, at any depth of the file (TYPE_CHECKING blocks included)."""
+def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
+    """Every module `path` imports: at any depth of the file (TYPE_CHECKING blocks included), or only the
+    statements at its top level (what runs on import: `if TYPE_CHECKING:` blocks are left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in tree.body if top_level_only else ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -47,21 +49,9 @@ def test_the_forbidden_list_would_catch_an_offender(tmp_path):
 def test_no_import_cycles_at_module_level():
     """Module-level imports among pipeline modules form no cycle (imports under TYPE_CHECKING do not count)."""
     modules = {module_name(p): p for p in PIPELINE.rglob("*.py")}
-    graph = {name: {m for m in _runtime_imports(path) if m in modules and m != name} for name, path in modules.items()}
+    graph = {name: {m for m in imports_of(path, top_level_only=True) if m in modules and m != name} for name, path in modules.items()}
     cycle = _find_cycle(graph)
     assert cycle is None, " -> ".join(cycle or [])
-
-
-def _runtime_imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = set()
-    for node in tree.body:  # top level only; `if TYPE_CHECKING:` blocks are skipped
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found |= {f"{node.module}.{alias.name}" for alias in node.names}
-    return found
 
 
 def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
