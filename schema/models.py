@@ -78,7 +78,7 @@ class ReviewPolicy(Strict):
 class Section(Strict):
     """One section of the exam's official outline."""
 
-    number: int = Field(ge=1, le=99, description="The section number in the vendor's outline; objective ids start with it (6 -> 6.1).")
+    number: int = Field(ge=1, le=999, description="The section number in the vendor's outline; objective ids start with it (6 -> 6.1).")
     title: Text = Field(description="The section title as the vendor writes it.")
     weight: int = Field(ge=0, le=100, description="Percent of the exam this section accounts for, 0-100.")
 

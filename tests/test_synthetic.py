@@ -17,3 +17,13 @@ def test_synthetic_exam_is_valid_and_scales(tmp_path):
     assert [s.number for s in content.exam.sections] == [1, 2, 3]
     assert len(content.questions()) == 3 * len(sample.questions())
     assert len(content.terms()) == 3 * len(sample.terms())
+
+
+def test_the_largest_bench_exam_file_is_valid(tmp_path):
+    """`make bench` builds a 100x exam: its exam.yaml (100 sections) must pass the schema's limits too."""
+    from pipeline.load.yamlsource import load_yaml
+    from schema.models import Exam
+
+    sources = make_exam(tmp_path / "sources", 100)
+    exam = Exam.model_validate(load_yaml(sources / "synthetic" / "exam.yaml").data)  # raises on any schema error
+    assert [s.number for s in exam.sections] == list(range(1, 101))
