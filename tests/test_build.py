@@ -139,3 +139,17 @@ def test_a_comment_line_that_moves_questions_rebuilds_only_the_bank(run_cli, mak
     run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))
     changed = sorted(name for name, stamp in stamps.items() if (out / "demo" / name).stat().st_mtime_ns != stamp)
     assert changed == ["bank.json"]
+
+
+def test_a_deleted_objective_leaves_no_page_behind(make_sources, tmp_path, monkeypatch):
+    """Each build publishes a fresh generation: a page the site no longer writes is not carried over."""
+    from pipeline.render import RENDERERS
+
+    monkeypatch.setattr(build_module, "RENDERERS", {"site": RENDERERS["site"]})
+    sources, out = make_sources("valid", "match_and_order"), tmp_path / "out"
+    build_module.build(validate(sources, dt.date.fromisoformat(TODAY)).exams, out)
+    pages = sorted(p.name for p in (out / "demo" / "site").glob("objective-*.html"))
+    assert pages == ["objective-1-1.html", "objective-2-1.html"]
+    (sources / "demo" / "match_and_order.yaml").unlink()
+    build_module.build(validate(sources, dt.date.fromisoformat(TODAY)).exams, out)
+    assert sorted(p.name for p in (out / "demo" / "site").glob("objective-*.html")) == ["objective-1-1.html"]
