@@ -19,7 +19,7 @@ from pipeline.citations.lock import CitationLock
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
 from pipeline.publish.generations import Generations, exclusive, link_or_copy
-from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest
+from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
 from pipeline.view import build_view
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
@@ -75,9 +75,12 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
 def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
     """Per renderer, the hash of what its output depends on (see pipeline/publish/incremental.py)."""
     code, digests = code_digest(), {}
+    shown: dict[frozenset[str], str] = {}  # outputs that leave out the same fields share one serialization
     for name, entry in RENDERERS.items():
         part = registry.output(entry)
-        digests[name] = input_digest(view, part.leaves_out, template_digest(part.templates), code, {"renderer": name, **options})
+        if part.leaves_out not in shown:
+            shown[part.leaves_out] = view_text(view, part.leaves_out)
+        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **options})
     return digests
 
 

@@ -82,11 +82,16 @@ def plain(value: Any, leave_out: frozenset[str]) -> Any:
     return value
 
 
-def input_digest(view: Any, leave_out: frozenset[str], templates: str, code: str, options: dict[str, str]) -> str:
-    """The hash of everything one output of one exam depends on: the part of the view it shows, its
-    templates, the code version, the build's options and SOURCE_DATE_EPOCH."""
+def view_text(view: Any, leave_out: frozenset[str]) -> str:
+    """The part of the view an output shows, as canonical JSON: what its rebuild decision hashes."""
+    return json.dumps(plain(view, leave_out | NEVER_SHOWN), sort_keys=True, ensure_ascii=False)
+
+
+def input_digest(shown: str, templates: str, code: str, options: dict[str, str]) -> str:
+    """The hash of everything one output of one exam depends on: the part of the view it shows
+    (`view_text`), its templates, the code version, the build's options and SOURCE_DATE_EPOCH."""
     digest = hashlib.sha256(f"{code}\0{templates}\0".encode())
-    digest.update(json.dumps(plain(view, leave_out | NEVER_SHOWN), sort_keys=True, ensure_ascii=False).encode())
+    digest.update(shown.encode())
     env = {"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "")}
     digest.update(json.dumps({"options": options, "env": env}, sort_keys=True).encode())
     return digest.hexdigest()
