@@ -9,6 +9,7 @@ never ends. It records every request and counts the bytes it sends.
 from __future__ import annotations
 
 import contextlib
+import socket
 import threading
 import time
 from collections import Counter
@@ -182,3 +183,10 @@ class PageServer:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound and released): a request to it is refused."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import sqlite3
 import zipfile
 
@@ -16,7 +15,7 @@ from pipeline.citations.archive import NoSnapshot, parse_cdx
 from pipeline.citations.lock import CitationLock
 from tests.conftest import FIXTURES, TODAY
 from tests.fakearchive import FakeArchive, allow_loopback
-from tests.pageserver import PageServer, Reply
+from tests.pageserver import PageServer, Reply, closed_port
 
 QUOTE = "Sequence packing concatenates multiple training sequences into one long sequence"
 WITH_QUOTE = f"<html><body><p>Intro.</p><p>{QUOTE}.</p></body></html>"
@@ -34,12 +33,6 @@ POINT = """  - id: 1.1-p{n}
         title: A page
         quote: "{quote}"
 """
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

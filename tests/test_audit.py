@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,7 +14,7 @@ import pytest
 
 from pipeline.citations.lock import LOCK_NAME, CitationLock
 from tests.conftest import FIXTURES, ROOT, TODAY
-from tests.pageserver import PageServer, Reply
+from tests.pageserver import PageServer, Reply, closed_port
 
 PAGE = "<html><body><p>Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack).</p></body></html>"
 PAGE_TEXT = "Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack)."
@@ -44,12 +43,6 @@ POINT = """  - id: 1.1-{status}
 """
 
 
-def closed_port_url() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{probe.getsockname()[1]}/gone-away"
-
-
 @pytest.fixture
 def server():
     with PageServer() as running:
@@ -66,7 +59,7 @@ def sources(tmp_path, server):
     folder = tmp_path / "sources" / "demo"
     folder.mkdir(parents=True)
     shutil.copy(FIXTURES / "exams" / "valid.yaml", folder / "exam.yaml")
-    points = "".join(POINT.format(status=s, url=server.url(urls[s]) if s in urls else closed_port_url(), quote=q) for s, q in QUOTES.items())
+    points = "".join(POINT.format(status=s, url=server.url(urls[s]) if s in urls else f"http://127.0.0.1:{closed_port()}/gone-away", quote=q) for s, q in QUOTES.items())
     (folder / "audit.yaml").write_text(OBJECTIVE.format(points=points), encoding="utf-8")
     return tmp_path / "sources"
 
