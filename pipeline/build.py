@@ -20,6 +20,7 @@ from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
 from pipeline.publish.generations import Generations, exclusive, link_or_copy
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
+from pipeline.text import markdown
 from pipeline.view import build_view
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
@@ -74,12 +75,13 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
 
 def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
     """Per renderer, the hash of what its output depends on (see pipeline/publish/incremental.py)."""
-    code, digests = code_digest(), {}
+    digests: dict[str, str] = {}
     shown: dict[frozenset[str], str] = {}  # outputs that leave out the same fields share one serialization
     for name, entry in RENDERERS.items():
         part = registry.output(entry)
         if part.leaves_out not in shown:
             shown[part.leaves_out] = view_text(view, part.leaves_out)
+        code = code_digest(part.module if isinstance(part.module, str) else None)
         digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **options})
     return digests
 
@@ -106,12 +108,23 @@ def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, c
     return pending
 
 
+def published(out: Path, exam_id: str) -> tuple[str, list[str]]:
+    """The generation an exam's link points to, and its files in the order the renderers run."""
+    generations = Generations(out, exam_id)
+    current = generations.current()
+    if current is None:
+        return "", []
+    state = BuildState.load(generations.state_path(current))
+    return current.name, [f for name in RENDERERS for f in state.renderers.get(name, {}).get("files", [])]
+
+
 def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False) -> BuildResult:
     """Render every exam; return what was written and what was left unchanged.
 
     `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); they are
     part of every output's inputs, so changing one rebuilds."""
     result = BuildResult()
+    markdown.new_build()
     if not RENDERERS or not exams:  # every exam had errors: nothing to publish, no output folder made
         return result
     check_out(out)

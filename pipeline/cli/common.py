@@ -7,11 +7,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.check.diagnostics import Diagnostic, Report, Severity
-from pipeline.check.validate import ExamCheck, Validation, validate
 from pipeline.load.position import Position
 from pipeline.today import resolve_today
+
+if TYPE_CHECKING:  # imported when validating: a no-op build (pipeline/publish/noop.py) never loads the checks
+    from pipeline.check.validate import ExamCheck, Validation
 
 UNCHECKED = "citation-unchecked"
 
@@ -42,20 +45,30 @@ def _grouped(check: ExamCheck) -> list[Diagnostic]:
     return [*rest, Diagnostic(where, Position(1, 1), Severity.WARNING, message, UNCHECKED)]
 
 
+def shown_diagnostics(check: ExamCheck, verbose: bool) -> list[Diagnostic]:
+    """The exam's diagnostics as printed: each one with --verbose, else the unchecked quotes as one line."""
+    return check.report.items if verbose else _grouped(check)
+
+
 def print_diagnostics(result: Validation, verbose: bool) -> None:
-    shown = Report()
-    for check in result.checks:
-        shown.items.extend(check.report.items if verbose else _grouped(check))
-    for diagnostic in shown.sorted():
+    print_sorted([d for check in result.checks for d in shown_diagnostics(check, verbose)])
+
+
+def print_sorted(diagnostics: list[Diagnostic]) -> None:
+    for diagnostic in Report(list(diagnostics)).sorted():
         print(diagnostic.format())
 
 
-def print_table(result: Validation, outputs: dict[str, str] | None = None) -> None:
+def table_rows(result: Validation) -> list[tuple[str, int, int]]:
+    """Per exam: its name, errors and warnings."""
+    return [(c.name, len(c.report.errors), len(c.report.warnings)) for c in result.checks]
+
+
+def print_table(result: Validation | list[tuple[str, int, int]], outputs: dict[str, str] | None = None) -> None:
     """The closing table on stderr: per exam its errors, warnings and (for `build`) what became of its outputs."""
     rows = [("exam", "errors", "warnings", *(("outputs",) if outputs is not None else ()))]
-    for check in result.checks:
-        cells = (check.name, str(len(check.report.errors)), str(len(check.report.warnings)))
-        rows.append((*cells, *((outputs.get(check.name, "not built"),) if outputs is not None else ())))
+    for name, errors, warnings in result if isinstance(result, list) else table_rows(result):
+        rows.append((name, str(errors), str(warnings), *((outputs.get(name, "not built"),) if outputs is not None else ())))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = [cell.ljust(w) if i in (0, 3) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
@@ -64,6 +77,8 @@ def print_table(result: Validation, outputs: dict[str, str] | None = None) -> No
 
 def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:
     """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on stderr."""
+    from pipeline.check.validate import validate
+
     result = validate(args.sources, resolve_today(args.today), strict=args.strict, exams=getattr(args, "exam", None))
     print_diagnostics(result, getattr(args, "verbose", False))
     if table:
@@ -72,10 +87,15 @@ def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Vali
     return result
 
 
-def print_summary(result: Validation) -> None:
+def summary(result: Validation) -> tuple[int, int, int, int]:
+    """Exams, objectives, errors and warnings: what the summary line counts."""
     objectives = sum(len(e.objective_files) for e in result.exams)
-    errors, warnings = len(result.report.errors), len(result.report.warnings)
-    print(f"validate: {len(result.exams)} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    return len(result.exams), objectives, len(result.report.errors), len(result.report.warnings)
+
+
+def print_summary(result: Validation | tuple[int, int, int, int]) -> None:
+    exams, objectives, errors, warnings = result if isinstance(result, tuple) else summary(result)
+    print(f"validate: {exams} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s)", file=sys.stderr)
 
 
 def relative(paths: Sequence[Path]) -> list[str]:

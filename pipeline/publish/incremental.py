@@ -1,8 +1,8 @@
 """Incremental builds: rebuild an output only when what it depends on changed.
 
 An output's inputs are the part of the exam view it shows (so a comment-only or whitespace-only edit of
-a source, which changes no view, rebuilds nothing), the templates it reads, the code (pipeline/ and
-schema/), and the build's options (paper size, SOURCE_DATE_EPOCH, ...). Their hash is kept per renderer
+a source, which changes no view, rebuilds nothing), the templates it reads, its code (the import closure
+of its renderer's module, `codedeps`: an edit to the deck's code rebuilds the deck alone), and the build's options (paper size, SOURCE_DATE_EPOCH, ...). Their hash is kept per renderer
 beside the generation it built (`OUT/.generations/<exam>-<n>.state.json`, see `generations`), so outputs
 and state are published together; when it matches and the outputs are still there, the renderer is skipped
 and its files are carried over byte-for-byte (hard links). `--force` ignores it.
@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from pipeline.paths import CODE_DIRS
 from pipeline.paths import TEMPLATES as TEMPLATE_DIR
+from pipeline.publish import codedeps
 from pipeline.publish.atomic import write_atomic
 
 
@@ -45,8 +46,11 @@ def _hash_files(digest: hashlib._Hash, folder: Path, pattern: str = "*") -> None
         digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
 
 
-def code_digest() -> str:
-    """The code version: every output depends on the pipeline's and the schema's code."""
+def code_digest(module: str | None = None) -> str:
+    """The code an output depends on: its module's import closure; every .py file of pipeline/ and schema/
+    when no module is named (a renderer given as a function)."""
+    if module is not None:
+        return codedeps.digest(codedeps.closure(module))
     digest = hashlib.sha256()
     for folder in CODE_DIRS:
         _hash_files(digest, folder, "*.py")

@@ -1,26 +1,43 @@
-"""Markdown from the sources to the one safe HTML subset every renderer uses (guide, cards, bank).
+"""Markdown from the sources to the one safe HTML subset every renderer uses (guide, cards, bank, site, LMS).
 
 Source text is Markdown, never HTML: raw HTML typed into a source is escaped and shows as text; only
 links to http, https and mailto addresses become links (`pipeline.text.links`: an allow list), any other
 target stays text, and images are disabled, so a source can neither run script in a card, nor make the PDF
 load a file, nor leave a link to the build machine's paths in an output. (`validate` reports such links
 as errors at their line, see `pipeline.check.links`.)
+
+Each text is rendered once per build, whichever outputs show it: renderings are kept in a cache keyed by
+the text and the rendering options (block or inline, and the link policy: `OUTPUTS`, or `LMS`, which an
+LMS showing the page inside its own site needs stricter). `pipeline.build` empties it at the start of
+each build, so a long-running `serve` keeps only what the current sources say.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
 from pipeline.text.links import allowed
+from pipeline.text.plaintext import to_plain
+
+OUTPUTS = "outputs"  # links the allow list of pipeline.text.links accepts
+LMS = "lms"  # only absolute http, https and mailto targets as written (pipeline.render.lms.text)
+LMS_SCHEMES = ("http:", "https:", "mailto:")
+CACHED = 1 << 17  # renderings kept: a 100x exam has about 30,000 distinct texts
+
+_POLICIES: dict[str, Callable[[str], bool]] = {
+    OUTPUTS: allowed,
+    LMS: lambda url: url.strip().lower().startswith(LMS_SCHEMES),
+}
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
+@lru_cache(maxsize=len(_POLICIES))
+def _parser(links: str = OUTPUTS) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.disable("image")  # an image would be a fetch of an address the source chose
-    md.validateLink = allowed
+    md.validateLink = _POLICIES[links]
     return md
 
 
@@ -32,14 +49,31 @@ def link_finder() -> MarkdownIt:
     return md
 
 
-def to_html(text: str) -> str:
+@lru_cache(maxsize=CACHED)
+def _rendered(text: str, inline: bool, links: str) -> str:
+    parser = _parser(links)
+    return parser.renderInline(text) if inline else parser.render(text)
+
+
+def to_html(text: str, links: str = OUTPUTS) -> str:
     """Block Markdown (paragraphs, lists, fenced code) to safe HTML."""
-    return _parser().render(text)
+    return _rendered(text, False, links)
 
 
-def to_inline_html(text: str) -> str:
+def to_inline_html(text: str, links: str = OUTPUTS) -> str:
     """One paragraph of inline Markdown (emphasis, code spans, links) to safe HTML, without the <p>."""
-    return _parser().renderInline(text)
+    return _rendered(text, True, links)
+
+
+def renderings() -> int:
+    """How many texts were rendered since the cache was last emptied (each text once per set of options)."""
+    return _rendered.cache_info().misses
+
+
+def new_build() -> None:
+    """Forget every rendering (and every plain-text form): called when a build starts."""
+    _rendered.cache_clear()
+    to_plain.cache_clear()
 
 
 def link_targets(text: str) -> list[str]:

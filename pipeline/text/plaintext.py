@@ -30,6 +30,7 @@ def _flatten(tokens: list[Token]) -> list[Token]:
     return flat
 
 
+@lru_cache(maxsize=1 << 17)  # once per text per build, like pipeline.text.markdown's renderings
 def to_plain(markdown: str) -> str:
     """The text a reader sees, markup removed, whitespace (line breaks too) collapsed to single spaces."""
     parts = []

@@ -1,40 +1,30 @@
 """Text for the LMS exports: Markdown to HTML with only http, https and mailto links, the feedback
 (explanation, then the citations behind it), and each format's escaping (CDATA, GIFT, plain text).
 
-The HTML is the safe subset of pipeline/text/markdown.py (raw HTML shows as text, no images), with a
-stricter link check: an LMS shows the page inside its own site, so a relative or odd-scheme link
+The HTML is the safe subset of pipeline/text/markdown.py (raw HTML shows as text, no images), rendered
+once per build and shared with the other outputs, with its stricter link policy (`LMS`): an LMS shows the page inside its own site, so a relative or odd-scheme link
 (ftp:, a course-relative path) is printed as text instead of becoming a link.
 """
 
 from __future__ import annotations
 
 import html
-from functools import lru_cache
 
-from markdown_it import MarkdownIt
-
+from pipeline.text.markdown import LMS, LMS_SCHEMES, to_html, to_inline_html
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import QuestionView
 
-ALLOWED_SCHEMES = ("http:", "https:", "mailto:")
-
-
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})  # as pipeline.text.markdown
-    md.disable("image")
-    md.validateLink = lambda url: url.strip().lower().startswith(ALLOWED_SCHEMES)
-    return md
+ALLOWED_SCHEMES = LMS_SCHEMES
 
 
 def block_html(markdown: str) -> str:
     """Block Markdown (paragraphs, lists, fenced code) to HTML, without the trailing newline."""
-    return _parser().render(markdown).rstrip("\n")
+    return to_html(markdown, LMS).rstrip("\n")
 
 
 def inline_html(markdown: str) -> str:
     """One paragraph of inline Markdown (an option, a matching prompt) to HTML without the <p>."""
-    return _parser().renderInline(markdown)
+    return to_inline_html(markdown, LMS)
 
 
 def plain(markdown: str) -> str:

@@ -1,0 +1,121 @@
+"""No-op builds: when not one byte a build reads changed since the last successful one, it says again what
+that build said and stops, before loading a source, generating a question or building a view.
+
+A build reads the sources folder, the templates, the code (pipeline/ and schema/), the pinned
+dependencies, its own settings (the command line's values, "today" resolved, SOURCE_DATE_EPOCH) and the
+outputs it left. The first five are hashed together (`fingerprint`, milliseconds even for a 100x exam);
+a successful build keeps its fingerprint in `OUT/.generations/builds.json` beside what it printed (the
+diagnostics, per exam its files and its renderers' warnings) and the generation each exam's link points
+to (`remember`). The next build with the same fingerprint, whose exams' links still point to those
+generations and whose files are all still there, replays that (`recall`); anything else (an edited
+source, a changed option, a deleted output, an exam with errors) takes the full path, which validates
+and builds as always, and the per-output digests of `incremental` decide what is rewritten.
+
+This module imports nothing heavy: a no-op build costs the interpreter's start and the hashing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pipeline.paths import CODE_DIRS, ROOT, TEMPLATES
+from pipeline.publish.atomic import write_atomic
+
+FOLDER = ".generations"  # as pipeline.publish.generations (not imported: it is not needed to read)
+RECORDS = "builds.json"
+KEEP = 8  # fingerprints remembered: a few alternating option sets (--exam, --paper) all stay no-ops
+SKIPPED = frozenset({"__pycache__", "node_modules"})
+NOT_INPUTS = frozenset({"deck.state.json"})  # written by the build itself (see incremental.NOT_INPUTS)
+DEPENDENCIES = ROOT / "requirements.txt"
+
+
+def _files(folder: Path) -> Iterator[Path]:
+    """Every file under `folder`, sorted, hidden folders and caches left out."""
+    for directory, folders, names in os.walk(folder):
+        folders[:] = sorted(f for f in folders if not f.startswith(".") and f not in SKIPPED)
+        for name in sorted(names):
+            if name not in NOT_INPUTS and not name.endswith(".pyc"):
+                yield Path(directory, name)
+
+
+def fingerprint(sources: Path, settings: dict[str, Any]) -> str | None:
+    """The hash of every byte a build reads and of its settings; None when the sources cannot be read
+    (the full path then says why)."""
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode())
+    try:
+        for label, folder in (("sources", sources), ("templates", TEMPLATES), *(("code", d) for d in CODE_DIRS)):
+            digest.update(f"\0{label}\0".encode())
+            for path in _files(folder):
+                digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(DEPENDENCIES.read_bytes() if DEPENDENCIES.is_file() else b"")
+    except OSError:
+        return None
+    return digest.hexdigest() if sources.is_dir() else None
+
+
+@contextlib.contextmanager
+def _locked(out: Path) -> Iterator[bool]:
+    """OUT's build lock, when no build holds it (False: one does, so nothing is read or written)."""
+    try:
+        handle = open(out / FOLDER / ".lock", "a")  # noqa: SIM115 - held for the block
+    except OSError:
+        yield False
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+
+
+def _records(out: Path) -> list[dict[str, Any]]:
+    try:
+        records = json.loads((out / FOLDER / RECORDS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [r for r in records if isinstance(r, dict) and isinstance(r.get("exams"), list)] if isinstance(records, list) else []
+
+
+def _still_there(out: Path, exam: dict[str, Any]) -> bool:
+    """The exam's link points to the recorded generation and each of its files is there."""
+    link = out / str(exam.get("id"))
+    try:
+        if not link.is_symlink() or Path(os.readlink(link)).name != exam.get("generation"):
+            return False
+    except OSError:
+        return False
+    return all((link / f).is_file() for f in exam.get("files", []))
+
+
+def recall(out: Path, print_: str) -> dict[str, Any] | None:
+    """What the last successful build with fingerprint `print_` said, when its outputs are all still published."""
+    if not (out / FOLDER).is_dir():
+        return None
+    with _locked(out) as held:
+        if not held:
+            return None
+        record = next((r for r in _records(out) if r.get("fingerprint") == print_), None)
+    if record is None or not record["exams"] or not all(_still_there(out, e) for e in record["exams"]):
+        return None
+    return record
+
+
+def remember(out: Path, print_: str, record: dict[str, Any]) -> None:
+    """Keep what a successful build said, under its fingerprint (the most recent KEEP are kept)."""
+    if not (out / FOLDER).is_dir():
+        return
+    with _locked(out) as held:
+        if not held:
+            return  # another build is running: it will leave its own record
+        others = [r for r in _records(out) if r.get("fingerprint") != print_]
+        records = [{**record, "fingerprint": print_}, *others][:KEEP]
+        write_atomic(out / FOLDER / RECORDS, (json.dumps(records, indent=1, sort_keys=True) + "\n").encode())
