@@ -1,7 +1,8 @@
 """The PDF study guide: `OUT/<exam-id>/study-guide.pdf`, printed by weasyprint from templates/guide/.
 
 `render` is the renderer registered in pipeline/render/__init__.py: it computes the guide (guide/context),
-fills in the templates (guide/html) and hands the HTML to weasyprint with a fetcher that serves the
+fills in the templates (guide/html) and hands the HTML to weasyprint (a large guide chunk by chunk, see
+guide/paged.py) with a fetcher that serves the
 template folder and nothing else (guide/fetcher). The PDF's dates come from the HTML's metadata, which
 come from the build's source date, so two builds of the same sources give the same bytes.
 """
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import weasyprint
 
+from pipeline.render.guide import chunks, paged
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.fetcher import TemplateOnlyFetcher
 from pipeline.render.guide.html import GUIDE_TEMPLATES, render_html
@@ -39,7 +41,12 @@ def html_to_pdf(html: str) -> bytes:
     return document.write_pdf()
 
 
-def render(ctx: RenderContext) -> list[Path]:
+def render(ctx: RenderContext, chunk_items: int = chunks.CHUNK_ITEMS) -> list[Path]:
+    """A guide of more than `chunk_items` items is laid out in chunks (guide/paged.py), a smaller one whole."""
     path = ctx.out_dir / FILENAME
-    path.write_bytes(html_to_pdf(guide_html(ctx)))
+    guide = build_guide(ctx)
+    if chunks.size(guide) <= chunk_items:
+        path.write_bytes(html_to_pdf(render_html(guide)))
+    else:
+        path.write_bytes(paged.layout(guide, chunk_items).write_pdf())
     return [path]
