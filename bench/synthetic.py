@@ -21,9 +21,9 @@ SAMPLE_EXAM = Path(__file__).resolve().parent.parent / "sources" / "nca-genm"
 EXAM_ID = "synthetic"
 
 
-def _sample() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    exam = yaml.safe_load((SAMPLE_EXAM / "exam.yaml").read_text(encoding="utf-8"))
-    objectives = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(SAMPLE_EXAM.rglob("6.*.yaml"))]
+def _sample(sample: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    exam = yaml.safe_load((sample / "exam.yaml").read_text(encoding="utf-8"))
+    objectives = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(sample.rglob("6.*.yaml"))]
     return exam, objectives
 
 
@@ -44,9 +44,10 @@ def _copy(objective: dict[str, Any], k: int) -> dict[str, Any]:
     return copy
 
 
-def make_exam(folder: Path, scale: int) -> Path:
-    """Write `folder/synthetic/` (exam.yaml and 4 x `scale` objective files); return `folder`, the sources folder."""
-    exam, objectives = _sample()
+def make_exam(folder: Path, scale: int, sample: Path = SAMPLE_EXAM) -> Path:
+    """Write `folder/synthetic/` (exam.yaml and 4 x `scale` objective files); return `folder`, the sources folder.
+    `sample` is the exam copied (tests copy their own fixture exam, never the committed sample)."""
+    exam, objectives = _sample(sample)
     weight = min(10, 100 // scale)  # the weights may add up to at most 100
     exam = {**exam, "id": EXAM_ID, "sections": [{"number": k, "title": f"Section {k}", "weight": weight} for k in range(1, scale + 1)]}
     root = folder / EXAM_ID

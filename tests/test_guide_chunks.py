@@ -1,0 +1,122 @@
+"""A study guide printed in chunks (pipeline/render/guide/paged.py) has every page number right.
+
+A 3x copy of the fixture exam is printed with chunks of 40 items (several chunks, a section cut in two),
+then read back with pypdf and checked against its own text: each footer, each contents line and each
+objectives-map row, each glossary entry's "explained on page N", each answer key line's "review p. N",
+the outline and the links. It is also compared page for page with the same guide printed whole.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from bench.synthetic import make_exam
+from pipeline.check.validate import validate
+from pipeline.citations.lock import CitationLock
+from pipeline.render import RenderContext
+from pipeline.render.guide import chunks
+from pipeline.render.guide.context import build_guide
+from pipeline.render.guide.pdf import render
+from pipeline.view import build_view
+from tests.conftest import FULL, TODAY
+
+LIMIT = 40
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """(the guide, its pages' text read back, the reader) printed in chunks, and the whole guide's pages' text."""
+    root = tmp_path_factory.mktemp("chunks")
+    content = validate(make_exam(root / "sources", 3, sample=FULL / "nca-genm"), dt.date.fromisoformat(TODAY)).exams[0]
+    view = build_view(content, CitationLock.load(content.folder))
+    texts = {}
+    for name, limit in (("chunked", LIMIT), ("whole", 10**9)):
+        (root / name).mkdir()
+        ctx = RenderContext(view, root / name)
+        render(ctx, limit)
+        reader = PdfReader(root / name / "study-guide.pdf")
+        texts[name] = (reader, [page.extract_text() for page in reader.pages])
+    guide = build_guide(RenderContext(view, root))
+    return guide, *texts["chunked"], texts["whole"][1]
+
+
+def _on_page(texts: list[str], number: int, title: str) -> bool:
+    return title in texts[number - 1].splitlines()
+
+
+def test_the_guide_is_printed_in_several_chunks_one_section_cut(printed):
+    guide = printed[0]
+    body = chunks.body(guide, LIMIT)
+    assert len(body) >= 4
+    assert any(part.continued for chunk in body for part in chunk.parts)  # a section goes on in the next chunk
+
+
+def test_every_footer_counts_the_whole_guide(printed):
+    _, _, texts, _ = printed
+    assert len(texts) > 60
+    for number, text in enumerate(texts, start=1):
+        assert f"Page {number} of {len(texts)}" in text
+
+
+def test_contents_and_objectives_map_name_the_pages_their_headings_are_on(printed):
+    guide, _, texts, _ = printed
+    front = "\n".join(texts[:4])
+    entries = re.findall(r"^(.+?) \.{3,} (\d+)$", front, re.MULTILINE)
+    expected = [*(f"Section {s.number}: {s.title}" for s in guide.sections), *(o.heading for o in guide.objectives),
+                "Practice exam", "Answer key", "Glossary", "References"]
+    assert sorted(title for title, _ in entries) == sorted(expected)
+    for title, page in entries:
+        assert _on_page(texts, int(page), title), (title, page)
+    for objective in guide.objectives:
+        row = re.search(rf"^(?:.* )?{re.escape(objective.heading)} (?:\d+% )?(\d+)$", front, re.MULTILINE)
+        assert row and _on_page(texts, int(row[1]), objective.heading), objective.heading
+
+
+def test_glossary_and_answer_key_point_at_the_right_pages(printed):
+    guide, _, texts, _ = printed
+    back = "\n".join(texts)
+    explained = [int(n) for n in re.findall(r"explained on page (\d+)", back)]
+    assert len(explained) == len(guide.glossary) > 0
+    glossary = next(n for n, text in enumerate(texts, start=1) if text.startswith("Glossary\n"))
+    for entry, page in zip(guide.glossary, explained, strict=True):
+        assert page < glossary and _on_page(texts, page, entry.term), (entry.term, page)  # in its objective's key terms
+    reviews = [int(n) for n in re.findall(r"review p\. (\d+)", back)]
+    assert len(reviews) == len(guide.practice) > 0
+    for item, page in zip(guide.practice, reviews, strict=True):
+        assert _on_page(texts, page, item.objective.heading), (item.number, page)
+
+
+def test_outline_and_links_lead_to_their_targets(printed):
+    guide, reader, texts, _ = printed
+    outline = []
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                outline.append((depth, item.title, reader.get_destination_page_number(item) + 1))
+
+    walk(reader.outline, 0)
+    levels = {title: depth for depth, title, _ in outline}
+    for objective in guide.objectives:
+        assert levels[objective.heading] == 1  # nested under its section, across chunks too
+    for section in guide.sections:
+        assert levels[f"Section {section.number}: {section.title}"] == 0
+    for _, title, page in outline:
+        if title != "Cover":
+            assert _on_page(texts, page, title), (title, page)
+    destinations = reader.named_destinations
+    links = [a.get_object()["/Dest"] for page in reader.pages for a in page.get("/Annots") or [] if "/Dest" in a.get_object()]
+    assert len(links) > 100 and all(str(d) in destinations for d in links)
+    toc = [str(a.get_object()["/Dest"]) for a in reader.pages[1].get("/Annots") or [] if "/Dest" in a.get_object()]
+    assert f"objective-{guide.objectives[-1].id}" in toc  # the contents link into the last chunks
+
+
+def test_printed_in_chunks_the_guide_reads_as_printed_whole(printed):
+    _, _, texts, whole = printed
+    assert texts == whole
