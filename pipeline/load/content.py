@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,15 @@ class ExamContent:
     def cross_ref(self, exam_id: str | None, objective: str) -> CrossRefTarget:
         """The target of a `see:` (its exam defaults to this one)."""
         exam_id = exam_id or self.exam.id
-        return dict(self.cross_refs).get((exam_id, objective), CrossRefTarget(exam_id, objective))
+        return self._cross_refs.get((exam_id, objective), CrossRefTarget(exam_id, objective))
+
+    @cached_property
+    def _cross_refs(self) -> dict[tuple[str, str], CrossRefTarget]:
+        return dict(self.cross_refs)
+
+    @cached_property
+    def _sections(self) -> dict[int, Section]:
+        return {s.number: s for s in self.exam.sections}
 
     @property
     def exam(self) -> Exam:
@@ -93,8 +102,7 @@ class ExamContent:
         return [f.objective for f in self.objective_files]
 
     def section_of(self, objective: Objective) -> Section | None:
-        number = int(objective.id.split(".")[0])
-        return next((s for s in self.exam.sections if s.number == number), None)
+        return self._sections.get(int(objective.id.split(".")[0]))
 
     def objectives_in(self, section: Section) -> list[Objective]:
         return [o for o in self.objectives if self.section_of(o) == section]

@@ -18,7 +18,10 @@ if TYPE_CHECKING:  # the view builds coverage from its questions
 
 def make_coverage(content: ExamContent, questions: list[QuestionView], dropped: list[DroppedQuestion], notes: list[str]) -> Coverage:
     counts = Counter((q.objective, q.generated is not None) for q in questions)
-    mix = {o.id: _mix([q for q in questions if q.objective == o.id]) for o in content.objectives}
+    per_objective: dict[str, list[QuestionView]] = {}  # grouped once: objectives x questions would be quadratic
+    for q in questions:
+        per_objective.setdefault(q.objective, []).append(q)
+    mix = {o.id: _mix(per_objective.get(o.id, [])) for o in content.objectives}
     by_section: dict[int, list[Objective]] = {}
     for objective in content.objectives:  # already in outline order
         by_section.setdefault(int(objective.id.split(".")[0]), []).append(objective)

@@ -30,7 +30,12 @@ def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None =
     today = today or when.date()
     citations = Citations(content, lock)
     generated = _Generated(content)
-    sections = tuple(_section(s, content, citations, generated, today) for s in sorted(content.exam.sections, key=lambda s: s.number))
+    files: dict[int, list[ObjectiveFile]] = {}  # section number -> its objective files, in source order
+    for file in content.objective_files:
+        if (section := content.section_of(file.objective)) is not None:
+            files.setdefault(section.number, []).append(file)
+    ordered = sorted(content.exam.sections, key=lambda s: s.number)
+    sections = tuple(_section(s, files.get(s.number, []), content, citations, generated, today) for s in ordered)
     questions = [q for s in sections for o in s.objectives for q in (*o.questions, *o.generated)]
     exam, policy = content.exam, content.exam.review_policy.max_age_days
     return ExamView(
@@ -58,8 +63,8 @@ class _Generated:
             self.by_objective.setdefault(sourced.objective_id, []).append(sourced)
 
 
-def _section(section: Section, content: ExamContent, citations: Citations, generated: _Generated, today: dt.date) -> SectionView:
-    files = [f for f in content.objective_files if content.section_of(f.objective) == section]
+def _section(section: Section, files: list[ObjectiveFile], content: ExamContent, citations: Citations, generated: _Generated,
+             today: dt.date) -> SectionView:
     objectives = tuple(_objective(f, section, content, citations, generated, today) for f in files)
     return SectionView(section.number, section.title, section.weight, objectives)
 

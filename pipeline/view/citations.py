@@ -26,13 +26,14 @@ class Citations:
         self.vendor, self.lock = content.exam.vendor, lock
         self.points: dict[str, KeyPoint] = content.key_points()
         self.uses: dict[str, list[tuple[str, CitationView]]] = {}  # url -> (objective id, view), reading order
+        self.numbers: dict[str, int] = {}  # url -> its number in the references: by first citation
         self.views: dict[str, tuple[CitationView, ...]] = {}  # key point id -> its citations
         for objective in content.objectives:
             for point in objective.key_points:
                 self.views[point.id] = tuple(self._view(objective.id, point.id, c) for c in point.citations)
 
     def _view(self, objective_id: str, point_id: str, citation: Citation) -> CitationView:
-        number = list(self.uses).index(citation.url) + 1 if citation.url in self.uses else len(self.uses) + 1
+        number = self.numbers.setdefault(citation.url, len(self.numbers) + 1)
         entry = self.lock.entry(citation.url, citation.quote)
         view = CitationView(
             key_point=point_id, url=citation.url, title=citation.title, quote=citation.quote,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pipeline.render.guide import appendix, book
@@ -44,9 +45,9 @@ class Guide:
     def title(self) -> str:
         return f"{self.exam.code} study guide: {self.exam.title}"
 
-    @property
-    def objectives(self) -> list[ObjectiveView]:
-        return [o for s in self.sections for o in s.objectives]
+    @cached_property
+    def objectives(self) -> tuple[ObjectiveView, ...]:
+        return tuple(o for s in self.sections for o in s.objectives)
 
     @property
     def last_reviewed(self) -> dt.date:

@@ -1,34 +1,36 @@
 """A large study guide printed chunk by chunk (pipeline/render/guide/chunks.py), every page number right.
 
-weasyprint lays out a whole document at once, and its memory grows with it: the 100x synthetic exam's
-guide took 4.3 GiB. Here each chunk is laid out on its own, in reading order:
+weasyprint holds the whole document it lays out, and its memory grows with it: the 100x synthetic exam's
+guide took 4.3 GiB. Here each chunk is laid out and written on its own, in reading order, and only its
+PDF is kept:
 
-1. the front matter (cover, contents, objectives map) first, with placeholder page numbers, only to
-   learn how many pages it takes;
+1. the front matter (cover, contents, objectives map) with placeholder page numbers, only to learn how
+   many pages it takes;
 2. each chunk of the body, its first page numbered after the pages before it (`@page :first {
    counter-reset }`), a page reference to an earlier chunk written as the number itself (`data-page`,
-   known from the anchors of the pages laid out so far) and one within the chunk left to weasyprint's
+   from the anchors of the pages laid out so far) and one within the chunk left to weasyprint's
    `target-counter`. References all point backwards (the glossary to the terms, the answer key to the
-   objectives, a lab to where it is first described), so every one is known or in its own chunk;
-3. the front matter again with every number known (when it came out longer or shorter than the
-   placeholders made it, everything is laid out again from there);
-4. the footers ("Page N of M"): M is known only now, so the footers are laid out as a document of
-   their own, M empty pages, and each page's footer box is put in place of the one it was laid out
-   with;
-5. the pages of every chunk written as one PDF by weasyprint (`Document.copy`): links find their
-   anchors in any chunk, and the outline nests headings across chunks as in one document.
+   objectives, a lab to where it is first described), so each is known or in its own chunk. What the
+   PDF of one chunk cannot hold is kept aside: its links to anchors in other chunks and its headings
+   for the outline;
+3. the front matter again with every number known (when it came out longer or shorter than with the
+   placeholders, everything is laid out again from there);
+4. the parts joined with pypdf (which keeps each part's named destinations), the footers ("Page N of M",
+   M known only now, laid out by weasyprint as M pages of footers alone) laid over the pages, the links
+   between chunks added, and one outline built from every chunk's headings, nested across chunks.
 
-The laid-out pages are kept until the end (a page's boxes are a fraction of what laying it out takes);
-the peak is one chunk's layout on top of them.
+The peak is one chunk's layout (CHUNK_ITEMS) and the PDFs written so far.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import io
 from dataclasses import dataclass, field
 
 import weasyprint
 from markupsafe import Markup
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DictionaryObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
 
 from pipeline.render.guide import chunks
 from pipeline.render.guide.context import Guide
@@ -36,8 +38,8 @@ from pipeline.render.guide.fetcher import TemplateOnlyFetcher
 from pipeline.render.guide.html import GUIDE_TEMPLATES, environment
 
 PLACEHOLDER = "000"  # a page number of typical width, where the front matter's numbers are not known yet
-FOOTER = "@bottom-center"
-FOOTER_CSS = "@page { @top-left { content: none; } @top-right { content: none; } }"
+PT = 0.75  # PDF points per CSS pixel
+FOOTERS_CSS = "@page { @top-left { content: none; } @top-right { content: none; } } div + div { break-before: page; }"
 
 
 @dataclass
@@ -54,10 +56,15 @@ class PageNumbers:
         page = self.of.get(anchor)
         return Markup(f' data-page="{page}"') if page is not None else Markup("")
 
-    def add(self, document: weasyprint.Document, first: int) -> None:
-        for number, page in enumerate(document.pages, start=first):
-            for anchor in page.anchors:
-                self.of.setdefault(anchor, number)
+
+@dataclass
+class Part:
+    """A chunk laid out and written: its PDF, and what that PDF cannot hold (pages counted from 0 in the chunk)."""
+
+    pdf: bytes
+    pages: int
+    links: list[tuple[int, str, list[float]]]  # (page, anchor, rectangle in points) of links to anchors in other chunks
+    headings: list[tuple[int, int, str, float, float]]  # (page, level, label, left, top in points) for the outline
 
 
 def _html(guide: Guide, chunk: chunks.Chunk, first_page: int, numbers: PageNumbers, carry: bool) -> str:
@@ -66,47 +73,84 @@ def _html(guide: Guide, chunk: chunks.Chunk, first_page: int, numbers: PageNumbe
         stylesheet="guide.css")
 
 
-def _layout(html: str) -> weasyprint.Document:
+def _document(html: str) -> weasyprint.Document:
     return weasyprint.HTML(string=html, base_url=GUIDE_TEMPLATES.as_uri() + "/", url_fetcher=TemplateOnlyFetcher()).render()
 
 
-def _body(guide: Guide, body: list[chunks.Chunk], first_page: int, numbers: PageNumbers) -> list[weasyprint.Document]:
-    documents = []
-    for chunk in body:
-        document = _layout(_html(guide, chunk, first_page, numbers, carry=True))
-        numbers.add(document, first_page)
-        first_page += len(document.pages)
-        documents.append(document)
-    return documents
+def _lay_out(html: str, first_page: int, numbers: PageNumbers) -> Part:
+    """The chunk laid out and written; its anchors' page numbers added to `numbers`."""
+    document = _document(html)
+    here = {anchor for page in document.pages for anchor in page.anchors}
+    links, headings = [], []
+    for index, page in enumerate(document.pages):
+        height = page.height * PT
+        for anchor in page.anchors:
+            numbers.of.setdefault(anchor, first_page + index)
+        for kind, target, (x1, y1, x2, y2), _ in page.links:
+            if kind == "internal" and target not in here:
+                links.append((index, target, [x1 * PT, height - y1 * PT, x2 * PT, height - y2 * PT]))
+        headings.extend((index, level, label, x * PT, height - y * PT) for level, label, (x, y), _ in page.bookmarks)
+    return Part(document.write_pdf(), len(document.pages), links, headings)
 
 
-def _footers(guide: Guide, pages: int) -> list:
-    """The footer box of each of `pages` pages, "Page N of pages", laid out with the guide's own style."""
+def _footers(guide: Guide, pages: int) -> PdfReader:
+    """`pages` pages holding only their footers, "Page N of pages", in the guide's own style."""
     html = (f'<!DOCTYPE html><html><head><link rel="stylesheet" href="guide.css"><style>@page {{ size: {guide.paper}; }}'
-            f'{FOOTER_CSS} div + div {{ break-before: page; }}</style></head><body>' + "<div></div>" * pages + "</body></html>")
-    document = _layout(html)
-    return [next(box for box in page._page_box.children if getattr(box, "at_keyword", None) == FOOTER) for page in document.pages]
+            f"{FOOTERS_CSS}</style></head><body>" + "<div></div>" * pages + "</body></html>")
+    return PdfReader(io.BytesIO(_document(html).write_pdf()))
 
 
-def _put_footers(pages: list, footers: list) -> None:
-    """Each page's footer box replaced by the one laid out with the guide's page count (see step 4)."""
-    for page, footer in zip(pages, footers, strict=True):
-        box = page._page_box
-        box.children = [*(c for c in box.children if getattr(c, "at_keyword", None) != FOOTER), footer]
+def _link(rectangle: list[float], anchor: str) -> DictionaryObject:
+    return DictionaryObject({
+        NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Link"),
+        NameObject("/Rect"): ArrayObject(FloatObject(round(v, 3)) for v in rectangle),
+        NameObject("/BS"): DictionaryObject({NameObject("/W"): NumberObject(0)}),
+        NameObject("/Dest"): TextStringObject(anchor),
+    })
 
 
-def layout(guide: Guide, limit: int = chunks.CHUNK_ITEMS, progress: Callable[[str], None] | None = None) -> weasyprint.Document:
-    """The whole guide as one weasyprint document, laid out chunk by chunk."""
+def _outline(writer: PdfWriter, headings: list[tuple[int, int, str, float, float]]) -> None:
+    """One outline from every chunk's headings: each under the last heading of the level above it."""
+    parents: dict[int, object] = {}
+    for page, level, label, left, top in headings:
+        parent = next((parents[above] for above in range(level - 1, 0, -1) if above in parents), None)
+        parents[level] = writer.add_outline_item(title=label, page_number=page, parent=parent, fit=Fit.xyz(left, top, 0))
+        for deeper in [lvl for lvl in parents if lvl > level]:
+            del parents[deeper]
+
+
+def _join(guide: Guide, parts: list[Part]) -> bytes:
+    writer = PdfWriter()
+    offsets, headings = [], []
+    for part in parts:
+        offsets.append(len(writer.pages))
+        reader = PdfReader(io.BytesIO(part.pdf))
+        if not offsets[-1]:
+            writer.add_metadata(reader.metadata)  # title, author, dates: the same in every part
+        writer.append(reader, import_outline=False)
+        headings.extend((offsets[-1] + page, *rest) for page, *rest in part.headings)
+    for page, footer in zip(writer.pages, _footers(guide, len(writer.pages)).pages, strict=True):
+        page.merge_page(footer)
+    for part, offset in zip(parts, offsets, strict=True):
+        for page, anchor, rectangle in part.links:
+            writer.add_annotation(offset + page, _link(rectangle, anchor))
+    _outline(writer, headings)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def write_pdf(guide: Guide, limit: int = chunks.CHUNK_ITEMS) -> bytes:
+    """The whole guide as one PDF, laid out chunk by chunk."""
     front, body = chunks.front(guide), chunks.body(guide, limit)
-    front_pages = len(_layout(_html(guide, front, 1, PageNumbers(placeholder=True), carry=False)).pages)
+    front_pages = _lay_out(_html(guide, front, 1, PageNumbers(placeholder=True), carry=False), 1, PageNumbers()).pages
     while True:
-        numbers = PageNumbers()
-        documents = _body(guide, body, front_pages + 1, numbers)
-        front_document = _layout(_html(guide, front, 1, numbers, carry=False))
-        numbers.add(front_document, 1)
-        if len(front_document.pages) == front_pages:
+        numbers, parts, first = PageNumbers(), [], front_pages + 1
+        for chunk in body:
+            parts.append(_lay_out(_html(guide, chunk, first, numbers, carry=True), first, numbers))
+            first += parts[-1].pages
+        front_part = _lay_out(_html(guide, front, 1, numbers, carry=False), 1, numbers)
+        if front_part.pages == front_pages:
             break
-        front_pages = len(front_document.pages)  # the real numbers took more or fewer lines: lay out again
-    pages = [page for document in (front_document, *documents) for page in document.pages]
-    _put_footers(pages, _footers(guide, len(pages)))
-    return front_document.copy(pages)
+        front_pages = front_part.pages  # the real numbers took more or fewer lines: lay out again
+    return _join(guide, [front_part, *parts])

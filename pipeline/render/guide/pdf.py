@@ -48,5 +48,5 @@ def render(ctx: RenderContext, chunk_items: int = chunks.CHUNK_ITEMS) -> list[Pa
     if chunks.size(guide) <= chunk_items:
         path.write_bytes(html_to_pdf(render_html(guide)))
     else:
-        path.write_bytes(paged.layout(guide, chunk_items).write_pdf())
+        path.write_bytes(paged.write_pdf(guide, chunk_items))
     return [path]

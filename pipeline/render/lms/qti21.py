@@ -142,14 +142,17 @@ def test_xml(view: ExamView, questions: list[QuestionView]) -> str:
     """The exam as an assessmentTest: one section per exam section, holding one per objective."""
     lines = [f'{HEADER}<assessmentTest xmlns="{NS}" {SCHEMA}\n  identifier="t_{view.exam.id}" title={quoteattr(view.exam.title)}>',
              '<testPart identifier="practice" navigationMode="nonlinear" submissionMode="individual">']
+    by_objective: dict[str, list[QuestionView]] = {}  # grouped once: objectives x questions would be quadratic
+    for q in questions:
+        by_objective.setdefault(q.objective, []).append(q)
     for section in view.sections:
-        objectives = [o for o in section.objectives if any(q.objective == o.id for q in questions)]
+        objectives = [o for o in section.objectives if o.id in by_objective]
         if not objectives:
             continue
         lines.append(f'<assessmentSection identifier="s_{section.number}" title={quoteattr(section.heading)} visible="true">')
         for o in objectives:
             lines.append(f'<assessmentSection identifier="o_{o.id}" title={quoteattr(o.heading)} visible="true">')
-            lines += [f'<assessmentItemRef identifier="{identifier(q)}" href="{item_href(q)}"/>' for q in questions if q.objective == o.id]
+            lines += [f'<assessmentItemRef identifier="{identifier(q)}" href="{item_href(q)}"/>' for q in by_objective[o.id]]
             lines.append("</assessmentSection>")
         lines.append("</assessmentSection>")
     return "\n".join([*lines, "</testPart>", "</assessmentTest>"]) + "\n"
