@@ -128,3 +128,21 @@ def test_only_an_ellipsis_is_not_found(page):
 def test_a_changed_last_word_stays_in_the_closest_passage():
     match = find("Things are made of stuff.", NormalizedPage.of("Intro. Things are made of wood. Next sentence here."))
     assert (match.kind, match.passage) == (Kind.FUZZY, "Things are made of wood")
+
+
+def test_the_joined_form_is_the_tokens_of_the_text_across_blocks():
+    """The page is joined block by block with str methods: the same tokens as TOKEN finds, whatever the text."""
+    import random
+
+    from pipeline.citations.normalize import BLOCK, TOKEN, fold, visible_form
+
+    rng = random.Random(7)
+    pieces = ["word", "Wörter", "x_y", "3.5", "(a)", "—", "«quoted»", "it's", "`code`", "\u00a0", "\n\n", "\t", "\u2028", "a,b", "!?", "\x85", "é"]
+    text = " ".join(rng.choice(pieces) for _ in range(3 * BLOCK // 4))
+    page = NormalizedPage.of(text)
+    assert len(page.block_text) > 2
+    assert page.joined == " " + " ".join(TOKEN.findall(fold(visible_form(text)))) + " "
+    late = "Wörter a,b (a) it's"
+    at = text.index(late, 2 * BLOCK)
+    page = NormalizedPage.of(text[:at] + " unique marker here " + text[at:])
+    assert find("unique marker here Wörter a, b (a)", page).passage == "unique marker here Wörter a,b (a)"

@@ -10,6 +10,10 @@ Found means every word of the quote stands on the page, in order, in the normali
 
 Anything else (a changed, added or dropped word or number) is not found. For those, rapidfuzz finds the
 closest passage and scores it; a score never makes a quote found, it only tells drifted from missing.
+
+Cost: a found quote is a substring search of the page's joined form per fragment and a look at the text of
+its own block for the passage (no token list, no index); the page's token list and word index are built,
+once, only when some quote is not found.
 """
 
 from __future__ import annotations
@@ -96,19 +100,35 @@ def _follow(needles: list[str], joined: str, start: int) -> tuple[int | None, bo
     return end, False
 
 
-def locate(quote: Quote, page: NormalizedPage) -> tuple[int, int] | None:
-    """The tokens (first, end) of the page where the quote stands, or None."""
+def locate_span(quote: Quote, page: NormalizedPage) -> tuple[int, int] | None:
+    """Where in `page.joined` the quote stands (its first token's start, its last token's end), or None.
+    A search of the joined form per fragment: no token list, no index."""
     needles = [needle(f) for f in quote.fragments]
     start = page.joined.find(needles[0])
     while start != -1:
         end, hopeless = _follow(needles, page.joined, start)
         if end is not None:
-            last_char = end - 2 if page.joined[end - 1] == " " else end - 1
-            return page.token_at(start + 1), page.token_at(last_char) + 1
+            return start + 1, end - 1 if page.joined[end - 1] == " " else end
         if hopeless:
             return None
         start = page.joined.find(needles[0], start + 1)
     return None
+
+
+def locate(quote: Quote, page: NormalizedPage) -> tuple[int, int] | None:
+    """The tokens (first, end) of the page where the quote stands, or None."""
+    where = locate_span(quote, page)
+    return None if where is None else (page.token_at(where[0]), page.token_at(where[1] - 1) + 1)
+
+
+def _exact(quote: Quote, page: NormalizedPage, where: tuple[int, int] | None) -> bool:
+    """Whether the quote as written (whitespace aside) is on the page: looked for around where it was found
+    when the page's text is its visible form, else in the whole page."""
+    if where is not None and page.raw == page.text:
+        reach = len(quote.collapsed)
+        if quote.collapsed in collapse(page.raw[max(where[0] - reach, 0) : where[1] + reach]):
+            return True
+    return quote.collapsed in page.collapsed
 
 
 def find(quote_text: str, page: NormalizedPage) -> Match:
@@ -116,16 +136,32 @@ def find(quote_text: str, page: NormalizedPage) -> Match:
     quote = Quote.parse(quote_text)
     if not quote.fragments:
         return Match(None, 0.0, None)
-    where = locate(quote, page)
+    where = locate_span(quote, page)
     if where is None:
         return closest(quote, page)
-    exact = len(quote.fragments) == 1 and quote.collapsed in page.collapsed
-    return Match(Kind.EXACT if exact else Kind.NORMALIZED, 1.0, page.passage(*where))
+    span = page.text_span(*where)
+    passage = collapse(page.text[span[0] : span[1]]) if span else ""
+    exact = len(quote.fragments) == 1 and _exact(quote, page, span)
+    return Match(Kind.EXACT if exact else Kind.NORMALIZED, 1.0, passage)
 
 
-def _candidate_starts(words: list[str], page: NormalizedPage, bucket: int) -> list[int]:
-    """Token indexes where the quote may have drifted to: each less common word of the quote votes for
-    the start its page occurrences imply; the most voted starts win. Bounded however large the page."""
+@dataclass(frozen=True)
+class Window:
+    """The page's tokens and where each starts in `joined`, built once a quote is not found."""
+
+    tokens: list[str]
+    starts: list[int]
+
+    def span(self, first: int, end: int) -> tuple[int, int]:
+        return self.starts[first], self.starts[end - 1] + len(self.tokens[end - 1])
+
+    def text(self, first: int, end: int) -> str:
+        return " ".join(self.tokens[first:end])
+
+
+def _voted_starts(words: list[str], page: NormalizedPage, bucket: int) -> list[int]:
+    """Token indexes where the quote may have drifted to: each less common word of the quote votes for the
+    start its page occurrences imply; the most voted starts win. Bounded however large the page."""
     votes: Counter[int] = Counter()
     for i, word in enumerate(words):
         where = page.positions.get(word, ())
@@ -138,11 +174,11 @@ def _candidate_starts(words: list[str], page: NormalizedPage, bucket: int) -> li
     return [max(b * bucket, 0) for b, _ in votes.most_common(CANDIDATES)]
 
 
-def _aligned(target: str, first: int, page: NormalizedPage, length: int) -> tuple[int, int]:
-    """The tokens of the window starting at `first` that align best with `target`."""
-    window_tokens = page.token_list[first : first + length]
-    starts = list(accumulate((len(t) + 1 for t in window_tokens), initial=0))
-    alignment = fuzz.partial_ratio_alignment(target, " ".join(window_tokens))
+def _aligned(target: str, window: Window, first: int, length: int) -> tuple[int, int]:
+    """The tokens of the window's stretch starting at `first` that align best with `target` (rapidfuzz)."""
+    stretch = window.tokens[first : first + length]
+    starts = list(accumulate((len(t) + 1 for t in stretch), initial=0))
+    alignment = fuzz.partial_ratio_alignment(target, " ".join(stretch))
     if alignment is None:
         return first, first
     a = bisect_right(starts, alignment.dest_start) - 1
@@ -150,45 +186,49 @@ def _aligned(target: str, first: int, page: NormalizedPage, length: int) -> tupl
     return first + a, first + max(b, a + 1)
 
 
-def _closest_tokens(words: list[str], page: NormalizedPage) -> tuple[float, int, int]:
-    """(score, first, end) of the page's tokens most like `words`; (0, 0, 0) when nothing shares a word."""
+def _closest_span(words: list[str], page: NormalizedPage) -> tuple[float, int, int]:
+    """(score, start, end in `joined`) of the passage most like `words`; (0, 0, 0) when nothing shares a word."""
     target = " ".join(words)
     slack = max(3, len(words) // 4)
+    window = Window(page.token_list, page.starts)
     best = (0.0, 0, 0)
-    for start in _candidate_starts(words, page, slack):
-        a, b = _aligned(target, max(start - slack, 0), page, len(words) + 3 * slack)
-        best = max(best, (_score(target, page, a, b), a, b))
-    return _refined(target, page, *best)
+    for start in _voted_starts(words, page, slack):
+        a, b = _aligned(target, window, max(start - slack, 0), len(words) + 3 * slack)
+        best = max(best, (_score(target, window, a, b), a, b))
+    if best[2] <= best[1]:
+        return 0.0, 0, 0
+    score, a, b = _refined(target, window, *best)
+    return (score, *window.span(a, b))
 
 
-def _score(target: str, page: NormalizedPage, a: int, b: int) -> float:
-    return fuzz.ratio(target, " ".join(page.token_list[a:b])) / 100
+def _score(target: str, window: Window, a: int, b: int) -> float:
+    return fuzz.ratio(target, window.text(a, b)) / 100
 
 
-def _refined(target: str, page: NormalizedPage, score: float, a: int, b: int, reach: int = 2) -> tuple[float, int, int]:
+def _refined(target: str, window: Window, score: float, a: int, b: int, reach: int = 2) -> tuple[float, int, int]:
     """The passage with its ends moved by up to `reach` tokens to the closest by edit distance, then
     scored. The alignment places the quote's characters and can leave a changed last word outside
     ("made of" for "made of stuff" against "made of wood"); edit distance counts a changed word once and
     keeps it in, where the Indel ratio would rather drop it."""
     def similarity(span: tuple[int, int]) -> float:
-        return Levenshtein.normalized_similarity(target, " ".join(page.token_list[span[0] : span[1]]))
+        return Levenshtein.normalized_similarity(target, window.text(*span))
 
     spans = [(first, end) for first in range(max(a - reach, 0), a + reach + 1)
-             for end in range(max(b - reach, first + 1), min(b + reach, len(page.token_list)) + 1)]
+             for end in range(max(b - reach, first + 1), min(b + reach, len(window.tokens)) + 1)]
     first, end = max(spans, key=similarity, default=(a, b))
-    return _score(target, page, first, end), first, end
+    return _score(target, window, first, end), first, end
 
 
 def closest(quote: Quote, page: NormalizedPage) -> Match:
     """The page's passage most like the quote, scored 0..1; `fuzzy` when close enough to call drifted.
     Each fragment of an ellipsis quote is placed on its own; the score is their length-weighted mean."""
-    parts = [_closest_tokens(list(fragment), page) for fragment in quote.fragments]
+    parts = [_closest_span(list(fragment), page) for fragment in quote.fragments]
     if any(b <= a for _, a, b in parts):
         return Match(None, 0.0, None)
     weights = [len(" ".join(fragment)) for fragment in quote.fragments]
     score = sum(p[0] * w for p, w in zip(parts, weights, strict=True)) / sum(weights)
     score = min(round(score, 3), 0.99)  # not found, so never "100% alike" (fragments out of order or apart)
     a, b = min(p[1] for p in parts), max(p[2] for p in parts)
-    if b - a > len(quote.words) + MAX_GAP // 4:  # fragments far apart: show the one that drifted most
+    if b - a > sum(weights) + MAX_GAP:  # fragments far apart: show the one that drifted most
         _, a, b = min(parts)
-    return Match(Kind.FUZZY if score >= DRIFT_SCORE else None, score, page.passage(a, b))
+    return Match(Kind.FUZZY if score >= DRIFT_SCORE else None, score, page.text_of(a, b))

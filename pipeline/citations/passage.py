@@ -17,7 +17,7 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass
 
-from pipeline.citations.match import Quote, locate
+from pipeline.citations.match import Quote, locate_span
 from pipeline.citations.normalize import NormalizedPage, tokens
 from pipeline.citations.worddiff import plain, word_diff
 
@@ -27,11 +27,14 @@ CONTEXT_WORDS = 30  # normalized tokens either side of the quote: about a senten
 def context_of(quote: str, page: NormalizedPage) -> str | None:
     """The page's visible text around a found quote (None when the quote is not on the page)."""
     parsed = Quote.parse(quote)
-    where = locate(parsed, page) if parsed.fragments else None
+    where = locate_span(parsed, page) if parsed.fragments else None
     if where is None:
         return None
-    first, end = where
-    return page.passage(max(first - CONTEXT_WORDS, 0), min(end + CONTEXT_WORDS, len(page.token_list)))
+    start, end = where
+    for _ in range(CONTEXT_WORDS):  # a token further out on each side, while there is one
+        start = page.joined.rfind(" ", 0, start - 1) + 1 if start > 1 else start
+        end = following if (following := page.joined.find(" ", end + 1)) != -1 else end
+    return page.text_of(start, end)
 
 
 def fingerprint(passage: str) -> str:
