@@ -17,11 +17,11 @@ from pypdf import PdfReader
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.guide import chunks
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.pdf import render
-from pipeline.view import build_view
 from tests.conftest import FULL, TODAY
 
 LIMIT = 40

@@ -19,7 +19,7 @@ from pipeline.publish.codedeps import closure
 from pipeline.render import RENDERERS, output
 from tests.conftest import FULL, ROOT, TODAY
 
-PROBE = ("pipeline.check.validate", "pipeline.view.build", "pipeline.build", "weasyprint", "genanki")
+PROBE = ("pipeline.check.validate", "pipeline.derive.build", "pipeline.build", "weasyprint", "genanki")
 SCRIPT = (
     "import sys\nfrom pipeline.cli import main\ncode = main(sys.argv[1:])\n"
     f"print('loaded:', ','.join(m for m in {PROBE!r} if m in sys.modules), file=sys.stderr)\nsys.exit(code)\n"
@@ -49,7 +49,7 @@ def _build(project: Path, *extra: str) -> tuple[int, list[str], list[str]]:
 def test_noop_build_loads_nothing_and_an_edit_rebuilds_what_it_changes(project):
     code, written, loaded = _build(project)
     assert code == 0 and "study-guide.pdf" in written and "bank.json" in written
-    assert "pipeline.view.build" in loaded  # the cold build did the work
+    assert "pipeline.derive.build" in loaded  # the cold build did the work
 
     code, written, loaded = _build(project)
     assert (code, written, loaded) == (0, [], [])  # nothing read past the bytes' hash

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.check.diagnostics import Diagnostic, Severity
 from pipeline.cli.common import (
     add_source_options,
     print_sorted,
@@ -25,7 +24,8 @@ from pipeline.cli.common import (
     table_rows,
     validate_and_report,
 )
-from pipeline.load.position import Position
+from pipeline.diagnostics import Diagnostic, Severity
+from pipeline.position import Position
 from pipeline.publish import noop
 from pipeline.today import resolve_today
 

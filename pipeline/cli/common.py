@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.check.diagnostics import Diagnostic, Report, Severity
-from pipeline.load.position import Position
+from pipeline.diagnostics import Diagnostic, Report, Severity
+from pipeline.position import Position
 from pipeline.today import resolve_today
 
 if TYPE_CHECKING:  # imported when validating: a no-op build (pipeline/publish/noop.py) never loads the checks
