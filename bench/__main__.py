@@ -18,11 +18,13 @@ from bench import Measure
 PARTS: dict[str, tuple[str, ...]] = {
     "citations": ("audit_vs_bound", "audit_speedup_vs_sequential", "reaudit_bytes_ratio", "match_vs_parse"),
     "pdf": ("pdf_overhead",),
-    "build": ("noop_rebuild_ratio",),  # also reports the 100x build's peak memory, in the table only
+    "build": ("noop_rebuild_ratio", "code_edit_rebuilds", "guide_100x_peak_gib", "guide_100x_vs_1x_per_page"),
     "scaling": ("validate_scaling",),
     "anki": ("anki_overhead",),
     "hostile": ("deep_extract_vs_parse", "deep_vs_flat", "many_questions_per_item", "many_objectives_per_item"),
     "lms": ("lms_export_vs_bank",),
+    "examples": ("examples_noop_vs_cold",),  # issue 21: the examples run with nothing changed over a cold one
+    "stats": ("stats_vs_csv_read",),  # issue 23: item statistics of 100 items x 10,000 responses over csv.reader
 }
 
 

@@ -6,17 +6,22 @@ map (the front matter), each objective of each section, then the practice exam, 
 glossary and the references. Chunks are cut only between such parts, where the layout breaks the page
 anyway, so a guide printed in chunks is laid out page for page as the whole guide would be. A chunk
 gathers parts until it holds about `CHUNK_ITEMS` items (objectives, key points, terms, examples,
-questions); a section longer than that goes on in the next chunk (`Part.continued`).
+questions); a section longer than that goes on in the next chunk (`Part.continued`). The practice exam
+flows from question to question with no page break: one of more than `PRACTICE_ITEMS` questions is cut
+into runs of that many, each beginning on a new page (the one place where printing in chunks leaves a
+page partly empty that the whole guide would have filled).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.render.guide.appendix import ExamItem
 from pipeline.render.guide.context import Guide
 from pipeline.view.model import ObjectiveView, SectionView
 
 CHUNK_ITEMS = 400  # about 60-80 pages: weasyprint's memory grows with the pages it lays out at once
+PRACTICE_ITEMS = 600  # practice questions laid out at once: about 100 pages
 FRONT = ("cover.html.j2", "toc.html.j2", "objectives_map.html.j2")
 APPENDICES = (("practice.html.j2", "Practice exam"), ("answers.html.j2", "Answer key"), ("glossary.html.j2", "Glossary"),
               ("references.html.j2", "References"))
@@ -31,7 +36,8 @@ class Part:
     template: str = "section.html.j2"
     section: SectionView | None = None
     objectives: tuple[ObjectiveView, ...] = ()
-    continued: bool = False  # the section began in the chunk before: no heading again
+    continued: bool = False  # the section (or the practice exam) began in the chunk before: no heading again
+    practice: tuple[ExamItem, ...] = ()  # a run of the practice exam's questions
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,12 @@ def _appendix_items(guide: Guide, template: str) -> int:
 def body(guide: Guide, limit: int = CHUNK_ITEMS) -> list[Chunk]:
     """Every part after the front matter, in order, gathered into chunks of about `limit` items."""
     parts = [p for s in guide.sections for p in _section_parts(s, limit)]
-    parts += [Part(title, _appendix_items(guide, template), template) for template, title in APPENDICES]
+    for template, title in APPENDICES:
+        if template == "practice.html.j2" and len(guide.practice) > PRACTICE_ITEMS:
+            runs = [guide.practice[i : i + PRACTICE_ITEMS] for i in range(0, len(guide.practice), PRACTICE_ITEMS)]
+            parts += [Part(title, len(run), template, practice=run, continued=i > 0) for i, run in enumerate(runs)]
+        else:
+            parts.append(Part(title, _appendix_items(guide, template), template))
     chunks: list[list[Part]] = [[]]
     for part in parts:
         if chunks[-1] and sum(p.items for p in chunks[-1]) + part.items > limit:
