@@ -14,6 +14,14 @@ from pipeline.cli import main
 from pipeline.errors import SourceError
 from pipeline.load.yamlsource import load_yaml
 
+try:  # hypothesis fails an example slower than 200 ms by default: a timed assertion on a shared machine
+    from hypothesis import settings
+
+    settings.register_profile("shared-machine", deadline=None)
+    settings.load_profile("shared-machine")
+except ImportError:  # pinned in requirements.txt; only the property tests need it
+    pass
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FULL = FIXTURES / "full" / "sources"  # a sources folder with one complete exam (a frozen copy of the first sample): tests never read sources/

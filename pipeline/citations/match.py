@@ -164,13 +164,12 @@ def _voted_starts(words: list[str], page: NormalizedPage, bucket: int) -> list[i
     start its page occurrences imply; the most voted starts win. Bounded however large the page."""
     votes: Counter[int] = Counter()
     for i, word in enumerate(words):
-        where = page.positions.get(word, ())
-        if len(where) <= MAX_OCCURRENCES:
-            votes.update((p - i) // bucket for p in where)
+        if page.counts[word] <= MAX_OCCURRENCES:
+            votes.update((p - i) // bucket for p in page.positions(word, MAX_OCCURRENCES))
     if not votes:  # every word is common: look around the rarest one
-        rarest = min((w for w in words if w in page.positions), key=page.counts.__getitem__, default=None)
+        rarest = min((w for w in words if w in page.counts), key=page.counts.__getitem__, default=None)
         i = words.index(rarest) if rarest else 0
-        return [max(p - i, 0) for p in page.positions.get(rarest, [])[:CANDIDATES]] if rarest else []
+        return [max(p - i, 0) for p in page.positions(rarest, MAX_OCCURRENCES)[:CANDIDATES]] if rarest else []
     return [max(b * bucket, 0) for b, _ in votes.most_common(CANDIDATES)]
 
 

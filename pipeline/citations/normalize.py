@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from itertools import accumulate, count
+from itertools import accumulate, compress, count
 from operator import add
 
 # Removed before anything else: they split words on the page without being visible.
@@ -112,6 +112,7 @@ class NormalizedPage:
     block_text: list[int] = field(repr=False)  # where each block starts in `text`
     block_joined: list[int] = field(repr=False)  # ... and in `joined`
     raw: str = field(repr=False, default="")  # the page text as given (for exact matches)
+    _indexes: dict[int, dict[str, list[int]]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, page_text: str) -> NormalizedPage:
@@ -139,16 +140,25 @@ class NormalizedPage:
         return list(map(add, accumulate(map(len, self.token_list), initial=0), count(1)))[:-1]
 
     @cached_property
-    def positions(self) -> dict[str, list[int]]:
-        """Token -> the indexes where it stands; built only when a quote is not found."""
-        index: dict[str, list[int]] = {}
-        for i, token in enumerate(self.token_list):
-            index.setdefault(token, []).append(i)
-        return index
-
-    @cached_property
     def counts(self) -> Counter[str]:
-        return Counter({token: len(where) for token, where in self.positions.items()})
+        """How often each token stands on the page (counted in C)."""
+        return Counter(self.token_list)
+
+    def positions(self, token: str, rare: int) -> list[int]:
+        """The indexes where `token` stands. Those of every token standing at most `rare` times are found in
+        one pass, when first asked for (a quote not found); a commoner token's, when asked for."""
+        if self.counts[token] <= rare:
+            return self._rare(rare).get(token, [])
+        return list(compress(count(), map(token.__eq__, self.token_list)))
+
+    def _rare(self, rare: int) -> dict[str, list[int]]:
+        if rare not in self._indexes:
+            wanted = {token for token, n in self.counts.items() if n <= rare}
+            index: dict[str, list[int]] = {}
+            for i in compress(count(), map(wanted.__contains__, self.token_list)):
+                index.setdefault(self.token_list[i], []).append(i)
+            self._indexes[rare] = index
+        return self._indexes[rare]
 
     @cached_property
     def collapsed(self) -> str:
