@@ -57,7 +57,10 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     """Every setting that decides what a build does (any option a verb adds counts, unless it only
     changes what is printed), "today" resolved and SOURCE_DATE_EPOCH: part of the no-op fingerprint."""
     values = {k: str(v.absolute()) if isinstance(v, Path) else v for k, v in vars(args).items() if k not in PRINT_ONLY}
-    return {**values, "today": resolve_today(args.today).isoformat(), "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "")}
+    loaded = sys.modules.get("pipeline.build")  # in a process that swapped the renderers (tests), which ones
+    renderers = [f"{name}={entry!r}" for name, entry in loaded.RENDERERS.items()] if loaded else None
+    return {**values, "today": resolve_today(args.today).isoformat(), "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", ""),
+            "renderers": renderers}
 
 
 def _print_build(built: BuildResult) -> None:
@@ -73,7 +76,8 @@ def _print_build(built: BuildResult) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Each exam without errors is built, whatever the others hold; the exit is 1 when any exam has errors."""
-    fingerprint = None if args.force else noop.fingerprint(args.sources, settings(args))
+    chosen = settings(args)
+    fingerprint = None if args.force else noop.fingerprint(args.sources, chosen)
     if fingerprint and (record := noop.recall(args.out, fingerprint)) is not None:
         return _replay(record, args)
     from pipeline.build import build  # past the no-op check: the checks, the view and the renderers
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         print_summary(result)
         return 1
     # kept only when nothing changed while building: the record must describe what was read
-    if fingerprint and result.checks and noop.fingerprint(args.sources, settings(args)) == fingerprint:
+    if fingerprint and result.checks and noop.fingerprint(args.sources, chosen) == fingerprint:
         noop.remember(args.out, fingerprint, _record(result, built, args.out))
     return 0
 

@@ -2,9 +2,10 @@
 
 An output's inputs are the part of the exam view it shows (so a comment-only or whitespace-only edit of
 a source, which changes no view, rebuilds nothing), the templates it reads, its code (the import closure
-of its renderer's module, `codedeps`: an edit to the deck's code rebuilds the deck alone), and the build's options (paper size, SOURCE_DATE_EPOCH, ...). Their hash is kept per renderer
-beside the generation it built (`OUT/.generations/<exam>-<n>.state.json`, see `generations`), so outputs
-and state are published together; when it matches and the outputs are still there, the renderer is skipped
+of its renderer's module, `codedeps`: an edit to the deck's code rebuilds the deck alone), and the
+build's options (paper size, SOURCE_DATE_EPOCH, ...). Their hash is kept per renderer beside the
+generation it built (`OUT/.generations/<exam>-<n>.state.json`, see `generations`), so outputs and state
+are published together; when it matches and the outputs are still there, the renderer is skipped
 and its files are carried over byte-for-byte (hard links). `--force` ignores it.
 """
 

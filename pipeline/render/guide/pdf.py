@@ -2,8 +2,7 @@
 
 `render` is the renderer registered in pipeline/render/__init__.py: it computes the guide (guide/context),
 fills in the templates (guide/html) and hands the HTML to weasyprint (a large guide chunk by chunk, see
-guide/paged.py) with a fetcher that serves the
-template folder and nothing else (guide/fetcher). The PDF's dates come from the HTML's metadata, which
+guide/paged.py) with a fetcher that serves the template folder and nothing else (guide/fetcher). The PDF's dates come from the HTML's metadata, which
 come from the build's source date, so two builds of the same sources give the same bytes.
 """
 
