@@ -39,6 +39,7 @@ from pipeline.render.guide.html import GUIDE_TEMPLATES, environment
 
 PLACEHOLDER = "000"  # a page number of typical width, where the front matter's numbers are not known yet
 PT = 0.75  # PDF points per CSS pixel
+LAYOUTS = 3  # layouts of the body before the front matter's page count must have settled
 FOOTERS_CSS = "@page { @top-left { content: none; } @top-right { content: none; } } div + div { break-before: page; }"
 
 
@@ -144,13 +145,13 @@ def write_pdf(guide: Guide, limit: int = chunks.CHUNK_ITEMS) -> bytes:
     """The whole guide as one PDF, laid out chunk by chunk."""
     front, body = chunks.front(guide), chunks.body(guide, limit)
     front_pages = _lay_out(_html(guide, front, 1, PageNumbers(placeholder=True), carry=False), 1, PageNumbers()).pages
-    while True:
+    for _ in range(LAYOUTS):
         numbers, parts, first = PageNumbers(), [], front_pages + 1
         for chunk in body:
             parts.append(_lay_out(_html(guide, chunk, first, numbers, carry=True), first, numbers))
             first += parts[-1].pages
         front_part = _lay_out(_html(guide, front, 1, numbers, carry=False), 1, numbers)
         if front_part.pages == front_pages:
-            break
+            return _join(guide, [front_part, *parts])
         front_pages = front_part.pages  # the real numbers took more or fewer lines: lay out again
-    return _join(guide, [front_part, *parts])
+    raise RuntimeError(f"the guide's front matter did not settle on a page count in {LAYOUTS} layouts")
