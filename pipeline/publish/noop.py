@@ -11,7 +11,9 @@ generations and whose files are all still there, replays that (`recall`); anythi
 source, a changed option, a deleted output, an exam with errors) takes the full path, which validates
 and builds as always, and the per-output digests of `incremental` decide what is rewritten.
 
-This module imports nothing heavy: a no-op build costs the interpreter's start and the hashing.
+Sources are hostile input: only regular files are read (in blocks), a symbolic link is hashed as written
+and never followed, a FIFO, device or socket by its kind alone (validation reports them). This module
+imports nothing heavy: a no-op build costs the interpreter's start and the hashing.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import fcntl
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,28 +39,46 @@ NOT_INPUTS = frozenset({"deck.state.json"})  # written by the build itself (see 
 DEPENDENCIES = ROOT / "requirements.txt"
 
 
-def _files(folder: Path) -> Iterator[Path]:
-    """Every file under `folder`, sorted, hidden folders and caches left out."""
+def _entries(folder: Path) -> Iterator[Path]:
+    """Every entry under `folder`, sorted, hidden folders and caches left out; symbolic links are not followed."""
     for directory, folders, names in os.walk(folder):
         folders[:] = sorted(f for f in folders if not f.startswith(".") and f not in SKIPPED)
-        for name in sorted(names):
+        links = [f for f in folders if os.path.islink(os.path.join(directory, f))]
+        for name in sorted([*names, *links]):
             if name not in NOT_INPUTS and not name.endswith(".pyc"):
                 yield Path(directory, name)
+
+
+def _hash_entry(digest: hashlib._Hash, path: Path) -> None:
+    """A regular file's bytes (read in blocks: a source may be huge), a link's target as written, and for
+    anything else (a FIFO, a device, a socket: the loader refuses them) its kind alone, never its content."""
+    mode = path.lstat().st_mode
+    if stat.S_ISLNK(mode):
+        digest.update(b"link\0" + os.readlink(path).encode(errors="surrogateescape"))
+    elif stat.S_ISREG(mode):
+        with path.open("rb") as handle:
+            while block := handle.read(1 << 20):
+                digest.update(block)
+    else:
+        digest.update(f"kind {stat.S_IFMT(mode)}".encode())
 
 
 def fingerprint(sources: Path, settings: dict[str, Any]) -> str | None:
     """The hash of every byte a build reads and of its settings; None when the sources cannot be read
     (the full path then says why)."""
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode())
+    if not sources.is_dir():
+        return None
     try:
         for label, folder in (("sources", sources), ("templates", TEMPLATES), *(("code", d) for d in CODE_DIRS)):
             digest.update(f"\0{label}\0".encode())
-            for path in _files(folder):
-                digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+            for path in _entries(folder):
+                digest.update(b"\0" + str(path.relative_to(folder)).encode(errors="surrogateescape") + b"\0")
+                _hash_entry(digest, path)
         digest.update(DEPENDENCIES.read_bytes() if DEPENDENCIES.is_file() else b"")
     except OSError:
         return None
-    return digest.hexdigest() if sources.is_dir() else None
+    return digest.hexdigest()
 
 
 @contextlib.contextmanager
