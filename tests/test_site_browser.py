@@ -178,6 +178,21 @@ def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, conte
     assert context.offsite == [] and page.errors == []
 
 
+def test_a_number_is_marked_right_within_its_tolerance_and_wrong_outside(page, context, built):
+    page.goto(_url(built, "objective-2-1.html"))
+    form = page.locator("form[data-qid='2.1-q.pi']")
+    box = form.locator("input[type=text]")
+    assert box.get_attribute("inputmode") == "decimal"
+    verdicts = {}
+    for typed in ("3.14", "3.2", "3.15", "3,14", "pi"):
+        box.fill(typed)
+        form.locator("button.check").click()
+        verdicts[typed] = form.locator(".verdict").text_content()
+    assert verdicts == {"3.14": "Correct.", "3.2": "Not quite.", "3.15": "Correct.", "3,14": "Not quite.", "pi": "Not quite."}
+    assert "3.14 (± 0.01)" in form.locator(".feedback").text_content()  # the answer, shown after checking
+    assert context.offsite == [] and page.errors == []
+
+
 def test_practice_filters_by_section_and_difficulty(page, built):
     page.goto(_url(built, "practice.html"))
     page.select_option("#filter-section", "2")
