@@ -10,6 +10,7 @@ from pathlib import Path
 from pipeline.build import BuildResult, build
 from pipeline.check.validate import Validation
 from pipeline.cli.common import add_source_options, print_summary, print_table, validate_and_report
+from pipeline.text.terminal import for_terminal
 
 PAPERS = ("a4", "letter")  # CSS page size names, as weasyprint takes them
 
@@ -38,17 +39,17 @@ def run(args: argparse.Namespace) -> int:
     result = validate_and_report(args, table=False)
     built = build(result.buildable, args.out, options={"paper": args.paper}, force=args.force)
     for sentence in built.recovered:
-        print(f"build: warning: {sentence}", file=sys.stderr)
+        print(for_terminal(f"build: warning: {sentence}"), file=sys.stderr)
     for warning in built.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(for_terminal(f"warning: {warning}"), file=sys.stderr)
     for path in built.written:
-        print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
+        print(for_terminal(f"wrote {os.path.relpath(path)}"), file=sys.stderr)
     for path in built.unchanged:
-        print(f"unchanged {os.path.relpath(path)} (inputs did not change; --force rebuilds)", file=sys.stderr)
+        print(for_terminal(f"unchanged {os.path.relpath(path)} (inputs did not change; --force rebuilds)"), file=sys.stderr)
     print_table(result, _outputs(result, built, args.out))
     if not result.ok:
         failed = ", ".join(c.name for c in result.checks if not c.ok)
-        print(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were", file=sys.stderr)
+        print(for_terminal(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were"), file=sys.stderr)
         print_summary(result)
         return 1
     return 0

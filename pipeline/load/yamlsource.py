@@ -123,7 +123,11 @@ def read_text(path: Path) -> str:
 
 def load_yaml(path: Path) -> YamlDocument:
     """Parse `path`; a syntax error becomes a SourceError at the place the parser stopped."""
-    text = read_text(path)
+    return parse_yaml(path, read_text(path))
+
+
+def parse_yaml(path: Path, text: str) -> YamlDocument:
+    """Parse `text`, the content of `path` (or what is about to be written there), as `load_yaml` does."""
     doc = YamlDocument(path=path, data=None)
     try:
         node = yaml.compose(text, Loader=BoundedLoader)
