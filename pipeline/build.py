@@ -31,6 +31,7 @@ class BuildResult:
     unchanged: list[Path] = field(default_factory=list)  # outputs left alone: their inputs did not change
     recovered: list[str] = field(default_factory=list)  # sentences: what a broken earlier build left, and the repair
     warnings: list[str] = field(default_factory=list)  # "<exam>: <renderer's warning>", from the renderers that ran
+    failed: dict[str, Exception] = field(default_factory=dict)  # exam id -> what stopped its build (the others went on)
 
 
 @dataclass
@@ -55,6 +56,8 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
     generations = Generations(out, content.exam.id)
     current = generations.current()
     state = BuildState.load(generations.state_path(current) if current else None)
+    if state.problem:
+        result.recovered.append(f"{state.problem}: the build state cannot be read; every output of {content.exam.id} is rebuilt")
     final_dir = out / content.exam.id
     view = build_view(content, CitationLock.load(content.folder))
     digests = _digests(view, options)
@@ -120,9 +123,12 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
         pending: list[_Pending] = []
         try:
             for content in exams:
-                result.recovered.extend(Generations(out, content.exam.id).recover())
-                if (done := _render_exam(content, out, options or {}, force, result)) is not None:
-                    pending.append(done)
+                try:
+                    result.recovered.extend(Generations(out, content.exam.id).recover())
+                    if (done := _render_exam(content, out, options or {}, force, result)) is not None:
+                        pending.append(done)
+                except Exception as exc:  # noqa: BLE001 - one exam's failure (even a bug) never keeps the others' outputs
+                    result.failed[content.exam.id] = exc
             for done in pending:  # only now, with every exam's outputs complete, publish each at once
                 done.generations.switch(done.folder)
                 result.written.extend(done.written)

@@ -30,6 +30,7 @@ from urllib.parse import urlencode
 from pipeline.citations import address
 from pipeline.citations.check import Pair
 from pipeline.citations.fetch import OK, Fetcher
+from pipeline.citations.lock import capture_time
 from pipeline.citations.netpolicy import Refused
 from pipeline.citations.normalize import NormalizedPage
 from pipeline.citations.status import Status
@@ -91,10 +92,9 @@ def parse_cdx(text: str, base: str, asked: str, today: dt.date) -> Snapshot | No
 
 def _check_time(timestamp: str, today: dt.date) -> None:
     """A capture's YYYYMMDDhhmmss must be a real moment, not before the archive began nor after today."""
-    try:
-        when = dt.datetime.strptime(timestamp, "%Y%m%d%H%M%S").replace(tzinfo=dt.UTC)
-    except ValueError:
-        raise NoSnapshot(f"the archive's capture has an impossible time ({timestamp})") from None
+    when = capture_time(timestamp)
+    if when is None:
+        raise NoSnapshot(f"the archive's capture has an impossible time ({timestamp})")
     if when < FIRST_CAPTURE or when.date() > today:
         raise NoSnapshot(f"the archive's capture has a time outside {FIRST_CAPTURE.year} to today ({timestamp})")
 

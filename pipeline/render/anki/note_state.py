@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.errors import UsageError
+from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from pipeline.render.anki.deck_notes import DeckNote
 
@@ -44,14 +47,33 @@ def content_digest(note: DeckNote) -> str:
 
 
 def load(folder: Path | None) -> dict[str, NoteTime]:
-    """The state kept in `folder`; empty when there is none or it cannot be read (every note is then new)."""
-    if folder is None:
+    """The state kept in `folder`; empty when there is none. A file that is there but broken is a
+    `UsageError` at its line and column (exit 2): it is committed, and guessing would move every note's time."""
+    path = folder / STATE_FILE if folder is not None else None
+    if path is None or not (path.exists() or path.is_symlink()):
         return {}
     try:
-        notes = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))["notes"]
-        return {guid: NoteTime(entry["hash"], int(entry["mod"])) for guid, entry in notes.items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+        raw, text = readback.load(path)
+    except readback.Unreadable as exc:
+        raise _broken(path, exc.reason, exc.line, exc.col) from None
+    notes = raw.get("notes") if isinstance(raw, dict) else None
+    if not isinstance(notes, dict):
+        raise _broken(path, "expected an object with the notes", 1, 1)
+    state = {}
+    for guid, entry in notes.items():
+        if not (isinstance(entry, dict) and isinstance(entry.get("hash"), str) and _HASH.fullmatch(entry["hash"])
+                and type(entry.get("mod")) is int and 0 <= entry["mod"] < 2**53):
+            raise _broken(path, f"note {guid[:40]!r}: expected {{\"hash\": 32 hex digits, \"mod\": seconds}}", *readback.position(text, ("notes", guid)))
+        state[guid] = NoteTime(entry["hash"], entry["mod"])
+    return state
+
+
+_HASH = re.compile(r"[0-9a-f]{32}")
+
+
+def _broken(path: Path, reason: str, line: int, col: int) -> UsageError:
+    return UsageError(f"{path}:{line}:{col}: error: the deck state cannot be read ({reason}); restore it from git, "
+                      "or delete it (every note's time then starts afresh)")
 
 
 def advance(state: dict[str, NoteTime], notes: Iterable[DeckNote], now: int) -> dict[str, NoteTime]:
