@@ -56,9 +56,12 @@ HttpUrl = Annotated[
     AfterValidator(_absolute_http_url),
     Field(description="An absolute http:// or https:// address, without credentials.", json_schema_extra={"format": "uri"}),
 ]
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
-ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+$")]
-ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+# Ids name files (the output folder and generations, site pages, QTI items): short enough that every
+# output's longest file name made from one stays well within the 255 bytes a file system allows.
+SLUG_MAX, ITEM_ID_MAX = 64, 100
+Slug = Annotated[str, StringConstraints(max_length=SLUG_MAX, pattern=r"^[a-z0-9][a-z0-9-]*$")]
+ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,3}\.[0-9]{1,3}$")]  # sections go to 999, and so do objectives
+ItemId = Annotated[str, StringConstraints(max_length=ITEM_ID_MAX, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 
 
 class Strict(BaseModel):
@@ -189,7 +192,7 @@ class Question(Strict):
 class Objective(Strict):
     """One objective file: everything a candidate needs for one exam objective."""
 
-    id: ObjectiveId = Field(description="Objective number, quoted (\"6.1\"); its first part is the section number.")
+    id: ObjectiveId = Field(description="Objective number, quoted (\"6.1\"): the section's number and the objective's, up to 3 digits each.")
     title: Text = Field(description="The objective's title.")
     summary: Markdown = Field(description="One line on what the objective covers, in Markdown.")
     reviewed: dt.date = Field(description="When this objective's content was last checked against its sources (YYYY-MM-DD).")

@@ -93,7 +93,8 @@ class LockEntry:
 
 
 DATES = ("checked", "context_date")
-URLS = ("url", "final_url", "archive_url", "moved_to")
+URLS = ("final_url", "archive_url", "moved_to")  # addresses from outside, shown and linked: the schema's rule
+# `url` is a key, matched with the address in the source (which the schema checks): text without controls
 TEXTS = {"quote": 600, "match": 20, "closest": 20_000, "detail": 2_000, "fingerprint": 100, "context": 20_000, "context_fingerprint": 100}
 _CAPTURE = re.compile(r"\d{14}")
 
@@ -118,6 +119,9 @@ def _check_field(key: str, value: object) -> None:
         return
     if key in URLS:
         _check_url(key, value)
+    elif key == "url":
+        if not isinstance(value, str) or len(value) > PARAGRAPH or _shows_badly(value):
+            raise FieldError(key, f"expected an address of at most {PARAGRAPH:,} characters, without control characters")
     elif key in TEXTS:
         if not isinstance(value, str) or len(value) > TEXTS[key]:
             raise FieldError(key, f"expected text of at most {TEXTS[key]:,} characters")
@@ -138,12 +142,16 @@ def _check_field(key: str, value: object) -> None:
 def _check_url(key: str, value: object) -> None:
     if not isinstance(value, str) or len(value) > PARAGRAPH:
         raise FieldError(key, f"expected an address of at most {PARAGRAPH:,} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in value):
+    if _shows_badly(value):
         raise FieldError(key, "the address holds control or formatting characters")
     try:
         _absolute_http_url(value)
     except ValueError as exc:
         raise FieldError(key, f"the address {exc}") from None
+
+
+def _shows_badly(text: str) -> bool:
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text)
 
 
 def _check_date(key: str, value: object) -> None:

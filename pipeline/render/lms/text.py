@@ -1,9 +1,10 @@
 """Text for the LMS exports: Markdown to HTML with only http, https and mailto links, the feedback
 (explanation, then the citations behind it), and each format's escaping (CDATA, GIFT, plain text).
 
-The HTML is the safe subset of pipeline/text/markdown.py (raw HTML shows as text, no images), with a
-stricter link check: an LMS shows the page inside its own site, so a relative or odd-scheme link
-(ftp:, a course-relative path) is printed as text instead of becoming a link.
+The HTML is the safe subset of pipeline/text/markdown.py (raw HTML shows as text, no images), and links
+pass the one allow list every output uses (`pipeline.text.links.allowed`: an absolute http(s) address
+to a host, or mailto): an LMS shows the page inside its own site, so `http:/course/delete.php` (one
+slash: a course-relative path in disguise), ftp: or a relative path is printed as text, never a link.
 """
 
 from __future__ import annotations
@@ -13,17 +14,17 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
+from pipeline.text.linebreaks import breaks_as
+from pipeline.text.links import allowed
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import QuestionView
-
-ALLOWED_SCHEMES = ("http:", "https:", "mailto:")
 
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})  # as pipeline.text.markdown
     md.disable("image")
-    md.validateLink = lambda url: url.strip().lower().startswith(ALLOWED_SCHEMES)
+    md.validateLink = allowed
     return md
 
 
@@ -49,7 +50,7 @@ def citations_html(q: QuestionView) -> str:
     items = []
     for c in q.citations:
         title = html.escape(c.title)
-        link = f'<a href="{html.escape(c.url)}">{title}</a>' if c.url.lower().startswith(ALLOWED_SCHEMES) else title
+        link = f'<a href="{html.escape(c.url)}">{title}</a>' if allowed(c.url) else title
         items.append(f"<li>{html.escape(c.speaker)} says: “{html.escape(c.quote)}” ({link}; {html.escape(c.status_text)})</li>")
     return "<p>Sources:</p>\n<ul>\n" + "\n".join(items) + "\n</ul>"
 
@@ -76,7 +77,8 @@ GIFT_SPECIAL = "\\~=#{}:"
 
 
 def gift_escape(text: str) -> str:
-    """GIFT text: `\\ ~ = # { } :` backslash-escaped and line breaks written as `\\n` (Moodle's repchar)."""
+    """GIFT text: `\\ ~ = # { } :` backslash-escaped and every line break (CR, NEL, LS, PS too: any one
+    ends a line for some reader) written as `\\n` (Moodle's repchar), so the text stays on its line."""
     for ch in GIFT_SPECIAL:
         text = text.replace(ch, "\\" + ch)
-    return text.replace("\r\n", "\n").replace("\n", "\\n")
+    return breaks_as(text, "\\n")
