@@ -11,11 +11,11 @@ from pathlib import Path
 
 from pipeline.citations import address
 from pipeline.citations.audit import AuditResult, CitationRef, Place, ReviewResult
-from pipeline.citations.blast import Blast, blast_radius
 from pipeline.citations.netpolicy import Refused
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import plain, word_diff
+from pipeline.findings.blast import Blast, blast_radius
 from pipeline.text.linebreaks import one_line
 from pipeline.text.terminal import for_terminal
 
