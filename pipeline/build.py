@@ -19,7 +19,7 @@ from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
-from pipeline.publish.generations import Generations, exclusive, link_or_copy
+from pipeline.publish.generations import Generations, exclusive, link_or_copy, sweep
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
@@ -120,6 +120,7 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
     check_out(out)
     out.mkdir(exist_ok=True)
     with exclusive(out):
+        result.recovered.extend(sweep(out))  # what a killed build left, of every exam (built now or not)
         pending: list[_Pending] = []
         try:
             for content in exams:
