@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.render.lms import exportable, kind, share
 from pipeline.render.lms.moodle import category_path
-from pipeline.render.lms.text import block_html, feedback_html, gift_escape, inline_html, plain
+from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gift_escape, inline_html, plain
 from pipeline.view.model import QuestionView
 
 if TYPE_CHECKING:
@@ -31,9 +31,9 @@ def _html(html_text: str) -> str:
 
 def _choices(q: QuestionView) -> list[str]:
     if q.type == "single":
-        return [f"{'=' if o.correct else '~'}{gift_escape(inline_html(o.text_md))}" for o in q.options]
+        return [f"{'=' if o.correct else '~'}{gift_answer(inline_html(o.text_md))}" for o in q.options]
     right, wrong = len(q.correct_options), len(q.options) - len(q.correct_options)
-    return [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_escape(inline_html(o.text_md))}" for o in q.options]
+    return [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_answer(inline_html(o.text_md))}" for o in q.options]
 
 
 def _true_false(q: QuestionView) -> list[str]:
@@ -49,7 +49,7 @@ def _matching(q: QuestionView) -> list[str]:
     """`=prompt -> answer` per pair, then `= -> extra` per extra answer (the answer side is plain text)."""
     text = {a.id: plain(a.text_md) for a in q.answers}
     used = {p.answer_id for p in q.pairs}
-    lines = [f"={gift_escape(inline_html(p.prompt_md))} -> {gift_escape(text[p.answer_id])}" for p in q.pairs]
+    lines = [f"={gift_answer(inline_html(p.prompt_md))} -> {gift_escape(text[p.answer_id])}" for p in q.pairs]
     return lines + [f"= -> {gift_escape(text[a.id])}" for a in q.answers if a.id not in used]
 
 

@@ -76,6 +76,12 @@ def cdata(text: str) -> str:
 GIFT_SPECIAL = "\\~=#{}:"
 
 
+def gift_answer(html_text: str) -> str:
+    """An answer's HTML for GIFT: escaped, and a leading `%` written `&#37;`, since `~%` or `=%` opens a
+    weight (`~%50%text`) and a parser takes what follows for one; the HTML shows the same `%`."""
+    return gift_escape("&#37;" + html_text[1:] if html_text.startswith("%") else html_text)
+
+
 def gift_escape(text: str) -> str:
     """GIFT text: `\\ ~ = # { } :` backslash-escaped and every line break (CR, NEL, LS, PS too: any one
     ends a line for some reader) written as `\\n` (Moodle's repchar), so the text stays on its line."""
