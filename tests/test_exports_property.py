@@ -26,8 +26,9 @@ from lxml import etree, html
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
-from pipeline.render.lms import canvas, exportable, gift, moodle, qti21
+from pipeline.render.lms import canvas, gift, moodle, qti21
 from pipeline.render.lms.text import inline_html
+from pipeline.render.support import writable
 from pipeline.text.plaintext import to_plain
 from tests.conftest import ROOT, TODAY, write_found_lock
 
@@ -117,7 +118,7 @@ def inline(markdown: str) -> str:
 
 
 def check_gift(view, path: Path, parse) -> None:
-    questions = exportable(view.questions, gift.TYPES, "gift", gift.SKIPPED, [])
+    questions = writable(view.questions, gift.WRITERS, "gift", [], why=gift.WHY, max_parts=1)
     path.write_text(gift.gift_text(questions), encoding="utf-8")
     parsed = parse(path)
     assert "ok" in parsed, parsed.get("error")
@@ -130,35 +131,50 @@ def check_gift(view, path: Path, parse) -> None:
 
 
 def check_moodle(view) -> None:
-    root = etree.fromstring(moodle.moodle_xml(view, view.questions).encode("utf-8"))
+    questions = writable(view.questions, moodle.WRITERS, "moodle", [], max_parts=1)
+    root = etree.fromstring(moodle.moodle_xml(view, questions).encode("utf-8"))
     shown = {q.findtext("idnumber"): q for q in root.iter("question") if q.get("type") != "category"}
-    assert list(shown) == [q.id for q in view.questions]
-    for q in view.questions:
+    assert list(shown) == [q.id for q in questions]
+    for q in questions:
         holds(html_text(shown[q.id].findtext("questiontext/text")), q.stem_md, f"moodle {q.id} stem")
         holds(html_text(shown[q.id].findtext("generalfeedback/text")), q.explanation_md, f"moodle {q.id} feedback")
-        for o in q.options if q.type in ("single", "multiple") else ():
+        for o in options(q):
             assert any(inline(o.text_md) in words(html_text(a.findtext("text") or "")) for a in shown[q.id].iter("answer")), (q.id, o)
     categories = [c.findtext("category/text") for c in root.iter("question") if c.get("type") == "category"]
-    assert categories == list(dict.fromkeys(moodle.category_path(q) for q in view.questions))
+    assert categories == list(dict.fromkeys(moodle.category_path(q) for q in questions))
+
+
+def options(q) -> list:
+    """The choices a reader picks from (not true/false's own two words)."""
+    return [o for part in q.parts if part.shape == "choices" and not part.true_false for o in part.options]
+
+
+def shown_texts(q) -> list[str]:
+    """Every one-line text a question shows besides its stem: options, prompts, answers, items."""
+    texts = [o.text_md for o in options(q)]
+    for part in q.parts:
+        texts += [p.text_md for p in getattr(part, "prompts", ())] + [i.text_md for i in getattr(part, "items", ())]
+    return texts
 
 
 def check_qti(view) -> None:
-    files = qti21.package_files(view, view.questions)
+    questions = writable(view.questions, qti21.WRITERS, "qti21", [], max_parts=1)
+    files = qti21.package_files(view, questions)
     ns = {"q": qti21.NS}
-    for q in view.questions:
+    for q in questions:
         item = etree.fromstring(files[qti21.item_href(q)])
         stem = item.find("q:itemBody/q:div", ns)
         holds("".join(stem.itertext()), q.stem_md, f"qti {q.id} stem")
         holds("".join(item.find("q:modalFeedback", ns).itertext()), q.explanation_md, f"qti {q.id} feedback")
         choices = ["".join(c.itertext()) for c in item.iter(f"{{{qti21.NS}}}simpleChoice", f"{{{qti21.NS}}}simpleAssociableChoice")]
-        for text in [o.text_md for o in q.options] + [i.text_md for i in q.items] + [p.prompt_md for p in q.pairs]:
+        for text in shown_texts(q):
             assert any(inline(text) in words(c) for c in choices), (q.id, text, choices)
     etree.fromstring(files["assessment.xml"])
     etree.fromstring(files["imsmanifest.xml"])
 
 
 def check_canvas(view) -> None:
-    questions = exportable(view.questions, canvas.TYPES, "canvas", canvas.SKIPPED, [])
+    questions = writable(view.questions, canvas.WRITERS, "canvas", [], why=canvas.WHY, max_parts=1)
     files = canvas.package_files(view, questions)
     qid = canvas.quiz_id(view)
     root = etree.fromstring(files[f"{qid}/{qid}.xml"])

@@ -142,8 +142,9 @@ def test_every_xml_export_is_well_formed_for_any_allowed_character(tmp_path):
                 etree.fromstring(data)
 
 
-FAST = {"bank": "pipeline.render.bank", "anki": "pipeline.render.anki.deck"}
-DRIVER = "import sys, pipeline.build as b; b.RENDERERS = {renderers!r}; from pipeline.cli import main; sys.exit(main(sys.argv[1:]))"
+FAST = {"bank": "bank", "anki": "anki"}  # name -> a registry entry's name (its state files come with it), or a module
+DRIVER = ("import sys, pipeline.build as b, pipeline.render as r; b.RENDERERS = {{k: r.RENDERERS.get(v, v) for k, v in {renderers!r}.items()}}; "
+          "from pipeline.cli import main; sys.exit(main(sys.argv[1:]))")
 
 
 def build_two(tmp_path, renderers=FAST) -> subprocess.CompletedProcess:
@@ -168,7 +169,7 @@ def test_a_broken_deck_state_stops_its_exam_alone(tmp_path, two_exams):
     (two_exams / "demo" / "deck.state.json").write_text('{"notes": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
     result = build_two(tmp_path)
     assert result.returncode == 2, result.stderr
-    assert "sources/demo/deck.state.json:1:" in result.stderr and "the deck state cannot be read (nested more than 16 levels deep" in result.stderr
+    assert "sources/demo/deck.state.json:1:" in result.stderr and "deck.state.json cannot be read (nested more than 16 levels deep" in result.stderr
     assert "build: not built: demo: " in result.stderr and "Traceback" not in result.stderr
     assert {p.name for p in (tmp_path / "out" / "other").iterdir()} >= {"bank.json", "deck.apkg"}  # the other exam's outputs
     assert not (tmp_path / "out" / "demo").exists()

@@ -26,7 +26,7 @@ from pipeline.errors import UsageError
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from schema.citation_status import Status
-from schema.models import PARAGRAPH, _absolute_http_url
+from schema.fields import PARAGRAPH, _absolute_http_url
 
 LOCK_NAME = "citations.lock.json"
 UNCHECKED = Status.UNCHECKED
