@@ -8,7 +8,6 @@ file; exam-wide checks (unique ids, sections, weights) run when exam.yaml itself
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import os
 import re
 from collections.abc import Iterable
@@ -20,6 +19,7 @@ from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey
 from pipeline.questions import type_of
 from pipeline.text import cloze
+from pipeline.text.messages import did_you_mean
 from schema.models import Question
 
 
@@ -27,12 +27,6 @@ from schema.models import Question
 class CheckContext:
     today: dt.date
     max_review_age_days: int | None  # None when exam.yaml is invalid: the age check is skipped
-
-
-def did_you_mean(wrong: str, choices: Iterable[str]) -> str:
-    """"; did you mean 'x'?" for the closest of `choices`, or nothing when none is close."""
-    guess = difflib.get_close_matches(wrong, sorted(choices), n=1, cutoff=0.6)
-    return f"; did you mean '{guess[0]}'?" if guess else ""
 
 
 def _err(report: Report, file: SourceFile, path: PathKey, message: str, code: str, *, at_key: bool = False) -> None:
@@ -95,9 +89,23 @@ def check_unique_ids(content: ExamContent, report: Report) -> None:
     _check_unique(((f, ("id",), f.objective.id) for f in files if f.objective.id), "objective id", report)
     _check_unique(((f, ("key_points", i, "id"), kp.id) for f in files for i, kp in f.indexed("key_points")), "key point id", report)
     _check_unique(((f, ("questions", i, "id"), q.id) for f in files for i, q in f.indexed("questions")), "question id", report)
+    _check_case_apart(files, report)
     _check_unique(((f, ("terms", i, "term"), t.term.casefold()) for f in files for i, t in f.indexed("terms")), "term", report)
     _check_unique(((f, ("questions", i, "stem"), _normalized(q.stem)) for f in files for i, q in f.indexed("questions")),
                   "the same stem", report, warn=True, code="duplicate-stem")
+
+
+def _check_case_apart(files: list, report: Report) -> None:
+    """Question ids name files in the QTI export; on a file system that folds case (Windows, macOS) `Q1`
+    and `q1` would be one file, so two ids may not differ only in case."""
+    first: dict[str, tuple[SourceFile, PathKey, str]] = {}
+    for f in files:
+        for i, q in f.indexed("questions"):
+            seen = first.setdefault(q.id.casefold(), (f, ("questions", i, "id"), q.id))
+            if seen[2] != q.id:
+                where = f"{os.path.relpath(seen[0].path)}:{seen[0].line_of(seen[1])}"
+                _err(report, f, ("questions", i, "id"), f"question id '{q.id}' differs from '{seen[2]}' at {where} only in case; "
+                     "give it another id (exports name files by id, and some file systems ignore case)", "duplicate-id")
 
 
 def check_sections(content: ExamContent, report: Report) -> None:

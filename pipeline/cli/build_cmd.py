@@ -24,9 +24,12 @@ from pipeline.cli.common import (
     table_rows,
     validate_and_report,
 )
+from pipeline.cli.crash import environment_message
 from pipeline.diagnostics import Diagnostic, Severity
+from pipeline.errors import PipelineError, UsageError
 from pipeline.position import Position
 from pipeline.publish import noop
+from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
 if TYPE_CHECKING:
@@ -44,10 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--paper", choices=PAPERS, default="a4", type=str.lower, help="page size of the study guide (default: a4)")
 
 
-def _outputs(names: list[str], written: list[Path], unchanged: list[Path], out: Path) -> dict[str, str]:
+def _outputs(names: list[str], written: list[Path], unchanged: list[Path], out: Path, failed: dict | None = None) -> dict[str, str]:
     """Per exam built: how many outputs were written and how many left unchanged."""
     cells = {}
     for name in names:
+        if failed and name in failed:
+            cells[name] = "not built (failed)"
+            continue
         folder = out / name
         cells[name] = f"{sum(folder in p.parents for p in written)} written, {sum(folder in p.parents for p in unchanged)} unchanged"
     return cells
@@ -63,15 +69,33 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
             "renderers": renderers}
 
 
+def _why(exc: Exception) -> str:
+    if isinstance(exc, PipelineError):
+        return str(exc).removeprefix("error: ")
+    if isinstance(exc, OSError):
+        return environment_message(exc).removeprefix("error: ")
+    return "an internal error (reported below)"
+
+
+def _gravity(exc: Exception) -> int:
+    return 1 if isinstance(exc, PipelineError) and not isinstance(exc, UsageError) else 2 if isinstance(exc, PipelineError | OSError) else 3
+
+
+def _print_unchanged(paths: list[Path]) -> None:
+    for path in paths:
+        print(for_terminal(f"unchanged {os.path.relpath(path)} (inputs did not change; --force rebuilds)"), file=sys.stderr)
+
+
 def _print_build(built: BuildResult) -> None:
     for sentence in built.recovered:
-        print(f"build: warning: {sentence}", file=sys.stderr)
+        print(for_terminal(f"build: warning: {sentence}"), file=sys.stderr)
     for warning in built.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(for_terminal(f"warning: {warning}"), file=sys.stderr)
     for path in built.written:
-        print(f"wrote {os.path.relpath(path)}", file=sys.stderr)
-    for path in built.unchanged:
-        print(f"unchanged {os.path.relpath(path)} (inputs did not change; --force rebuilds)", file=sys.stderr)
+        print(for_terminal(f"wrote {os.path.relpath(path)}"), file=sys.stderr)
+    _print_unchanged(built.unchanged)
+    for exam_id, exc in built.failed.items():
+        print(for_terminal(f"build: not built: {exam_id}: {_why(exc)}; its earlier outputs were left as they were"), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -85,10 +109,12 @@ def run(args: argparse.Namespace) -> int:
     result = validate_and_report(args, table=False)
     built = build(result.buildable, args.out, options={"paper": args.paper}, force=args.force)
     _print_build(built)
-    print_table(result, _outputs([c.exam.id for c in result.buildable], built.written, built.unchanged, args.out))
+    print_table(result, _outputs([c.exam.id for c in result.buildable], built.written, built.unchanged, args.out, built.failed))
+    if built.failed:  # the worst one decides the exit (a bug: 3, the environment: 2), as if it alone had happened
+        raise max(built.failed.values(), key=_gravity)
     if not result.ok:
         failed = ", ".join(c.name for c in result.checks if not c.ok)
-        print(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were", file=sys.stderr)
+        print(for_terminal(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were"), file=sys.stderr)
         print_summary(result)
         return 1
     # kept only when nothing changed while building: the record must describe what was read
@@ -123,9 +149,8 @@ def _replay(record: dict[str, Any], args: argparse.Namespace) -> int:
     unchanged = [args.out / e["id"] / f for e in record["exams"] for f in e["files"]]
     for exam in record["exams"]:
         for warning in exam["warnings"]:
-            print(f"warning: {exam['id']}: {warning}", file=sys.stderr)
-    for path in unchanged:
-        print(f"unchanged {os.path.relpath(path)} (inputs did not change; --force rebuilds)", file=sys.stderr)
+            print(for_terminal(f"warning: {exam['id']}: {warning}"), file=sys.stderr)
+    _print_unchanged(unchanged)
     names = [e["id"] for e in record["exams"]]
     print_table([tuple(row) for row in record["table"]], _outputs(names, [], unchanged, args.out))
     return 0

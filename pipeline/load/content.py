@@ -104,9 +104,6 @@ class ExamContent:
     def section_of(self, objective: Objective) -> Section | None:
         return self._sections.get(int(objective.id.split(".")[0]))
 
-    def objectives_in(self, section: Section) -> list[Objective]:
-        return [o for o in self.objectives if self.section_of(o) == section]
-
     def key_points(self) -> dict[str, KeyPoint]:
         return {kp.id: kp for o in self.objectives for kp in o.key_points}
 

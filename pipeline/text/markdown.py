@@ -7,14 +7,12 @@ load a file, nor leave a link to the build machine's paths in an output. (`valid
 as errors at their line, see `pipeline.check.links`.)
 
 Each text is rendered once per build, whichever outputs show it: renderings are kept in a cache keyed by
-the text and the rendering options (block or inline, and the link policy: `OUTPUTS`, or `LMS`, which an
-LMS showing the page inside its own site needs stricter). `pipeline.build` empties it at the start of
-each build, so a long-running `serve` keeps only what the current sources say.
+the text and the rendering options (block or inline). `pipeline.build` empties it at the start of each
+build, so a long-running `serve` keeps only what the current sources say.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
@@ -22,22 +20,14 @@ from markdown_it import MarkdownIt
 from pipeline.text.links import allowed
 from pipeline.text.plaintext import to_plain
 
-OUTPUTS = "outputs"  # links the allow list of pipeline.text.links accepts
-LMS = "lms"  # only absolute http, https and mailto targets as written (pipeline.render.lms.text)
-LMS_SCHEMES = ("http:", "https:", "mailto:")
 CACHED = 1 << 17  # renderings kept: a 100x exam has about 30,000 distinct texts
 
-_POLICIES: dict[str, Callable[[str], bool]] = {
-    OUTPUTS: allowed,
-    LMS: lambda url: url.strip().lower().startswith(LMS_SCHEMES),
-}
 
-
-@lru_cache(maxsize=len(_POLICIES))
-def _parser(links: str = OUTPUTS) -> MarkdownIt:
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.disable("image")  # an image would be a fetch of an address the source chose
-    md.validateLink = _POLICIES[links]
+    md.validateLink = allowed
     return md
 
 
@@ -50,19 +40,18 @@ def link_finder() -> MarkdownIt:
 
 
 @lru_cache(maxsize=CACHED)
-def _rendered(text: str, inline: bool, links: str) -> str:
-    parser = _parser(links)
-    return parser.renderInline(text) if inline else parser.render(text)
+def _rendered(text: str, inline: bool) -> str:
+    return _parser().renderInline(text) if inline else _parser().render(text)
 
 
-def to_html(text: str, links: str = OUTPUTS) -> str:
+def to_html(text: str) -> str:
     """Block Markdown (paragraphs, lists, fenced code) to safe HTML."""
-    return _rendered(text, False, links)
+    return _rendered(text, False)
 
 
-def to_inline_html(text: str, links: str = OUTPUTS) -> str:
+def to_inline_html(text: str) -> str:
     """One paragraph of inline Markdown (emphasis, code spans, links) to safe HTML, without the <p>."""
-    return _rendered(text, True, links)
+    return _rendered(text, True)
 
 
 def renderings() -> int:

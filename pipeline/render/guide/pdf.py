@@ -2,8 +2,9 @@
 
 `render` is the renderer registered in pipeline/render/__init__.py: it computes the guide (guide/context),
 fills in the templates (guide/html) and hands the HTML to weasyprint (a large guide chunk by chunk, see
-guide/paged.py) with a fetcher that serves the template folder and nothing else (guide/fetcher). The PDF's dates come from the HTML's metadata, which
-come from the build's source date, so two builds of the same sources give the same bytes.
+guide/paged.py) with a fetcher that serves the template folder and nothing else (guide/fetcher). The PDF's
+dates come from the HTML's metadata, which come from the build's source date, so two builds of the same
+sources give the same bytes.
 """
 
 from __future__ import annotations
@@ -22,11 +23,6 @@ if TYPE_CHECKING:  # pipeline.render imports this module to register it
     from pipeline.render import RenderContext
 
 FILENAME = "study-guide.pdf"
-# The question types the guide prints: those with a question and an answer-key template.
-TYPES = frozenset(
-    p.name.removesuffix(".html.j2") for p in (GUIDE_TEMPLATES / "questions").glob("*.html.j2")
-    if not p.name.startswith("_") and (GUIDE_TEMPLATES / "answers" / p.name).is_file()
-)
 
 
 def guide_html(ctx: RenderContext) -> str:
