@@ -27,6 +27,7 @@ from pathlib import Path
 from pipeline.errors import UsageError
 
 FOLDER = ".generations"
+RECORDS = "builds.json"  # what the last successful builds printed, for no-op builds (pipeline/publish/noop.py)
 
 
 @contextlib.contextmanager
@@ -48,7 +49,7 @@ def sweep(out: Path) -> list[str]:
     folder = out / FOLDER
     if not folder.is_dir():
         return []
-    kept = {".lock"}
+    kept = {".lock", RECORDS}
     for link in (p for p in out.iterdir() if p.is_symlink() and not p.name.startswith(".")):  # .<exam>.link.tmp is not one
         target = Path(os.readlink(link))
         if target.parent == Path(FOLDER):

@@ -30,9 +30,8 @@ from typing import Any
 
 from pipeline.paths import CODE_DIRS, ROOT, TEMPLATES
 from pipeline.publish.atomic import write_atomic
+from pipeline.publish.generations import FOLDER, RECORDS
 
-FOLDER = ".generations"  # as pipeline.publish.generations (not imported: it is not needed to read)
-RECORDS = "builds.json"
 KEEP = 8  # fingerprints remembered: a few alternating option sets (--exam, --paper) all stay no-ops
 SKIPPED = frozenset({"__pycache__", "node_modules"})
 NOT_INPUTS = frozenset({"deck.state.json"})  # written by the build itself (see incremental.NOT_INPUTS)
