@@ -135,7 +135,8 @@ def _record(result: Validation, built: BuildResult, out: Path) -> dict[str, Any]
     for check in result.checks:
         generation, files = published(out, check.name)
         warnings = [w.removeprefix(f"{check.name}: ") for w in built.warnings if w.startswith(f"{check.name}: ")]
-        exams.append({"id": check.name, "generation": generation, "files": files, "warnings": warnings})
+        exams.append({"id": check.name, "generation": generation, "files": files, "warnings": warnings,
+                      "state": noop.state_digest(out, generation)})
     shown = {mode: [_diagnostic_data(d) for c in result.checks for d in shown_diagnostics(c, verbose)]
              for mode, verbose in (("grouped", False), ("verbose", True))}
     return {"exams": exams, "diagnostics": shown, "table": table_rows(result), "summary": summary(result)}

@@ -7,7 +7,8 @@ outputs it left. The first five are hashed together (`fingerprint`, milliseconds
 a successful build keeps its fingerprint in `OUT/.generations/builds.json` beside what it printed (the
 diagnostics, per exam its files and its renderers' warnings) and the generation each exam's link points
 to (`remember`). The next build with the same fingerprint, whose exams' links still point to those
-generations and whose files are all still there, replays that (`recall`); anything else (an edited
+generations, with their state files as that build left them and every file still there, replays that
+(`recall`); anything else (an edited
 source, a changed option, a deleted output, an exam with errors) takes the full path, which validates
 and builds as always, and the per-output digests of `incremental` decide what is rewritten.
 
@@ -105,13 +106,24 @@ def _records(out: Path) -> list[dict[str, Any]]:
     return [r for r in records if isinstance(r, dict) and isinstance(r.get("exams"), list)] if isinstance(records, list) else []
 
 
+def state_digest(out: Path, generation: str) -> str | None:
+    """The hash of a generation's state file (what the full path reads first), None when it cannot be read."""
+    try:
+        return hashlib.sha256((out / FOLDER / f"{generation}.state.json").read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 def _still_there(out: Path, exam: dict[str, Any]) -> bool:
-    """The exam's link points to the recorded generation and each of its files is there."""
+    """The exam's link points to the recorded generation, its state file is as that build left it, and each
+    of its files is there."""
     link = out / str(exam.get("id"))
     try:
         if not link.is_symlink() or Path(os.readlink(link)).name != exam.get("generation"):
             return False
     except OSError:
+        return False
+    if exam.get("state") is None or state_digest(out, str(exam["generation"])) != exam["state"]:
         return False
     return all((link / f).is_file() for f in exam.get("files", []))
 
