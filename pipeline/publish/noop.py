@@ -8,9 +8,9 @@ a successful build keeps its fingerprint in `OUT/.generations/builds.json` besid
 diagnostics, per exam its files and its renderers' warnings) and the generation each exam's link points
 to (`remember`). The next build with the same fingerprint, whose exams' links still point to those
 generations, with their state files as that build left them and every file still there, replays that
-(`recall`); anything else (an edited
-source, a changed option, a deleted output, an exam with errors) takes the full path, which validates
-and builds as always, and the per-output digests of `incremental` decide what is rewritten.
+(`recall`); anything else (an edited source, a changed option, a deleted output, a broken state, an exam
+with errors) takes the full path, which validates and builds as always, and the per-output digests of
+`incremental` decide what is rewritten.
 
 Sources are hostile input: only regular files are read (in blocks), a symbolic link is hashed as written
 and never followed, a FIFO, device or socket by its kind alone (validation reports them). This module
