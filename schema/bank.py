@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from schema.citation_status import Status
 from schema.models import QuestionType
 
-SCHEMA_VERSION = "1.2"  # bump the major part when a consumer would break; the minor when fields are added
+SCHEMA_VERSION = "1.3"  # bump the major part when a consumer would break; the minor when fields are added
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
 DropReason = Literal["near_duplicate", "id_taken", "stem_contains_answer", "options_differ_in_case", "definition_too_short", "too_few_distractors"]
@@ -125,6 +125,7 @@ class BankQuestion(BankModel):
     key_points: list[str] = Field(description="Ids of the key points that back the question, as the sources list them.")
     citations: list[BankCitation] = Field(description="The quotes of those key points, in key point order; empty when none back it.")
     source: SourceRef = Field(description="Where in the sources the question comes from.")
+    content_hash: str = Field(pattern=r"^[0-9a-f]{16}$", description="16 hex digits of SHA-256 over what a learner sees and is graded on (stem, options and keys, pairs, items, answers; not the explanation, citations or difficulty): changes exactly when the question does, so saved progress on it (the study site's) starts over. Not an id: two questions may share it.")
     generated: Literal[False] | Rule = Field(
         description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition; no longer generated: one single-choice item per term), cloze (fill in a key point's cloze gap), matching (match definitions of a group of terms with the terms)."
     )
