@@ -20,6 +20,7 @@ from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
 from pipeline.publish.generations import Generations, exclusive, link_or_copy
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
+from pipeline.render import vendor
 from pipeline.view import build_view
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
@@ -80,7 +81,8 @@ def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
         part = registry.output(entry)
         if part.leaves_out not in shown:
             shown[part.leaves_out] = view_text(view, part.leaves_out)
-        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **options})
+        shipped = {"npm": vendor.digest(part.npm)} if part.npm else {}  # a missing package stops the build here (exit 2)
+        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **options, **shipped})
     return digests
 
 

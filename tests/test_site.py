@@ -29,10 +29,11 @@ def _pages(built: Path) -> dict[str, BeautifulSoup]:
 
 def test_every_page_is_written(built):
     names = set(_pages(built))
-    assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html",
-                     "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
+    assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html", "review.html", "mock.html",
+                     "progress.html", "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
     assets = {p.name for p in (built / "site" / "assets").iterdir()}
-    assert assets == {"site.css", "site.js", "search.js", "exam-data.js", "search-index.js"}
+    assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "progress.js",
+                      "exam-data.js", "search-index.js", "ts-fsrs.js", "ts-fsrs.LICENSE.txt", "progress.schema.json"}
 
 
 def test_each_page_has_the_csp_and_no_inline_script_or_style(built):

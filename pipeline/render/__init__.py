@@ -39,11 +39,13 @@ SOURCE_PLACE = frozenset({"source_file", "source_line"})
 @dataclass(frozen=True)
 class Output:
     """A registry entry: the renderer's module (imported only when it runs), the folders of templates/
-    it reads, and the view fields it never shows. The last two decide when it must run again."""
+    it reads, the view fields it never shows and the npm packages it ships (pipeline/render/vendor.py).
+    The last three decide when it must run again."""
 
     module: str | Renderer
     templates: tuple[str, ...] = ()
     leaves_out: frozenset[str] = frozenset()
+    npm: tuple[str, ...] = ()
 
 
 # name -> its output; run in this order.
@@ -51,7 +53,7 @@ RENDERERS: dict[str, Output | str | Renderer] = {
     "pdf": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE),
     "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE),
     "bank": Output("pipeline.render.bank"),
-    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE),
+    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, ("ts-fsrs",)),
     "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE),
     "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE),
     "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE),

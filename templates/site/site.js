@@ -1,100 +1,193 @@
-/* The study site's practice: marks answers, announces feedback, keeps progress in localStorage.
-   Reads window.EXAM_DATA (assets/exam-data.js, loaded by <script src>: pages opened from file:// may not fetch()).
+/* The study site's questions on every page: reads an answer from its form, grades it (grade.js), records it
+   (store.js: honest first answers, FSRS ratings), announces the verdict with the answer, the explanation and the
+   quotes behind it in the form's live region, and shows progress: per question its last answer and result, per
+   objective the score and the mastery (the share of its questions likely recalled now, and the last mock exam).
+   Reads window.EXAM_DATA (assets/exam-data.js, by <script src>: pages opened from file:// may not fetch()).
    Without JavaScript every page still reads: answers sit in <details>, the Check buttons stay hidden. */
 (function () {
   "use strict";
-  var DATA = window.EXAM_DATA;
-  if (!DATA) { return; }
+  var P = window.ExamPrep, DATA = window.EXAM_DATA;
+  if (!DATA || !P || !P.store) { return; }
   document.documentElement.setAttribute("data-js", "");
-  var KEY = DATA.storageKey;
+  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
+  P.now = function () { return new Date(); };
+  P.each = each;
 
-  function loadProgress() {
-    try { return JSON.parse(window.localStorage.getItem(KEY)) || {}; } catch (e) { return {}; }
-  }
-  function saveProgress(progress) {
-    try { window.localStorage.setItem(KEY, JSON.stringify(progress)); } catch (e) { /* storage off: nothing kept */ }
-  }
-  function normalise(text) {
-    return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-  }
-  function sameSet(a, b) {
-    return a.length === b.length && a.slice().sort().join("\n") === b.slice().sort().join("\n");
-  }
-
-  /* The learner's answer: null when nothing is given yet, else whether it is right. */
-  function mark(form, q) {
-    if (q.type === "short_answer") {
-      var text = normalise(form.querySelector("input[type=text]").value);
-      return text ? q.accepted.map(normalise).indexOf(text) >= 0 : null;
-    }
+  /* What the form says: option ids, text, {pair id: answer id} or {item id: place}. */
+  function responseOf(form) {
+    var q = DATA.questions[form.dataset.qid].grade, out;
+    if (q.type === "short_answer") { return form.querySelector("input[type=text]").value; }
     if (q.type === "matching" || q.type === "ordering") {
-      var selects = Array.prototype.slice.call(form.querySelectorAll("select"));
-      if (selects.some(function (s) { return !s.value; })) { return null; }
-      return selects.every(function (s) {
-        return q.type === "matching" ? q.pairs[s.dataset.pair] === s.value
-                                     : String(q.order.indexOf(s.dataset.item) + 1) === s.value;
-      });
+      out = {};
+      each(form.querySelectorAll("select"), function (s) { if (s.value) { out[s.dataset.pair || s.dataset.item] = s.value; } });
+      return out;
     }
-    var chosen = Array.prototype.map.call(form.querySelectorAll("input:checked"), function (i) { return i.value; });
-    return chosen.length ? sameSet(chosen, q.correct) : null;
+    return Array.prototype.map.call(form.querySelectorAll("input:checked:not(.flag-box)"), function (i) { return i.value; });
+  }
+  function showResponse(form, response) {
+    var q = DATA.questions[form.dataset.qid].grade;
+    if (response === null || response === undefined) { return; }
+    if (q.type === "short_answer") { form.querySelector("input[type=text]").value = String(response); return; }
+    if (q.type === "matching" || q.type === "ordering") {
+      each(form.querySelectorAll("select"), function (s) {
+        var key = s.dataset.pair || s.dataset.item;
+        s.value = P.own(response, key) ? response[key] : "";
+      });
+      return;
+    }
+    each(form.querySelectorAll("input[type=radio], input[type=checkbox]:not(.flag-box)"), function (i) { i.checked = response.indexOf(i.value) >= 0; });
+  }
+  function clearForm(form) {
+    form.reset();
+    form.querySelector(".feedback").textContent = "";
+    var details = form.querySelector("details.solution"), grade = form.querySelector(".self-grade");
+    if (details) { details.open = false; }
+    if (grade) { grade.hidden = true; }
+    delete form.dataset.answered;
+    delete form.dataset.shown;
   }
 
-  function announce(form, right) {
+  var VERDICTS = {right: "Correct.", wrong: "Not quite.", incomplete: "Answer every part first.", self: "Model answer:",
+                  revealed: "Answer shown before answering: counted as not known (Again)."};
+  function announce(form, status, note) {
     var region = form.querySelector(".feedback");
     region.textContent = "";
     var verdict = document.createElement("p");
-    verdict.className = "verdict " + (right === null ? "incomplete" : right ? "right" : "wrong");
-    verdict.textContent = right === null ? "Answer every part first." : right ? "Correct." : "Not quite.";
+    verdict.className = "verdict " + status;
+    verdict.textContent = VERDICTS[status];
     region.appendChild(verdict);
-    if (right === null) { return; }
-    var body = form.querySelector(".solution-body");
-    Array.prototype.forEach.call(body.children, function (child) { region.appendChild(child.cloneNode(true)); });
+    if (status === "incomplete") { return; }
+    if (note) {
+      var line = document.createElement("p");
+      line.className = "meta score-note";
+      line.textContent = note;
+      region.appendChild(line);
+    }
+    each(form.querySelector(".solution-body").children, function (child) { region.appendChild(child.cloneNode(true)); });
+  }
+  function noteFor(outcome) {
+    return outcome.first ? "" : "Already answered today: this answer does not change your score.";
+  }
+  function finish(form, outcome) {
+    form.dataset.answered = "";
+    refresh();
+    form.dispatchEvent(new CustomEvent("exam-prep:answered", {bubbles: true, detail: outcome}));
   }
 
   function check(event) {
     event.preventDefault();
-    var form = event.currentTarget, id = form.dataset.qid, right = mark(form, DATA.questions[id]);
-    announce(form, right);
-    if (right === null) { return; }
-    var progress = loadProgress(), before = progress[id] || {answered: 0};
-    progress[id] = {answered: before.answered + 1, correct: right};
-    saveProgress(progress);
-    showProgress();
+    var form = event.currentTarget, id = form.dataset.qid, q = DATA.questions[id], response = responseOf(form);
+    var status = P.grade(q.grade, response);
+    if (status === "incomplete") { announce(form, status); return; }
+    if (status === "self") {
+      form.dataset.shown = "";  // the model answer is out: opening the details now reveals nothing new
+      announce(form, status);
+      form.querySelector(".self-grade").hidden = false;
+      form.querySelector(".self-grade button[data-rating='3']").focus();
+      return;
+    }
+    var doc = P.store.load(), outcome = P.store.answer(doc, id, response, status, status === "right" ? 3 : 1, P.now());
+    P.store.save(doc);
+    announce(form, status, noteFor(outcome));
+    finish(form, outcome);
+  }
+  function rateSelf(form, rating) {
+    var id = form.dataset.qid, doc = P.store.load();
+    var outcome = P.store.answer(doc, id, responseOf(form), rating > 1 ? "right" : "wrong", rating, P.now());
+    P.store.save(doc);
+    form.querySelector(".self-grade").hidden = true;
+    var note = document.createElement("p");
+    note.className = "meta score-note";
+    note.textContent = "Marked " + ["", "Again", "Hard", "Good", "Easy"][rating] + (outcome.first ? "." : ". " + noteFor(outcome));
+    form.querySelector(".feedback").appendChild(note);
+    finish(form, outcome);
+  }
+  function reveal(form) {
+    if (P.own(form.dataset, "answered") || P.own(form.dataset, "shown") || !form.querySelector("details.solution").open) { return; }
+    var doc = P.store.load(), outcome = P.store.reveal(doc, form.dataset.qid, P.now());
+    P.store.save(doc);
+    if (outcome.first || outcome.rated) { announce(form, "revealed"); finish(form, outcome); }
   }
 
-  function summary(ids, progress, short) {
-    var answered = ids.filter(function (id) { return progress[id]; });
-    var right = answered.filter(function (id) { return progress[id].correct; });
-    if (short) { return "Progress: " + answered.length + " of " + ids.length + " answered, " + right.length + " right"; }
-    return answered.length + " of " + ids.length + " questions answered, " + right.length + " right the last time.";
-  }
-
-  function showProgress() {
-    var progress = loadProgress(), all = [];
-    Object.keys(DATA.objectives).forEach(function (o) { all = all.concat(DATA.objectives[o]); });
-    Array.prototype.forEach.call(document.querySelectorAll("[data-progress]"), function (el) {
-      var scope = el.dataset.progress;
-      el.textContent = summary(scope === "all" ? all : DATA.objectives[scope] || [], progress, el.classList.contains("progress-line"));
+  function bindForm(form) {
+    form.addEventListener("submit", check);
+    form.querySelector("button.check").hidden = false;
+    each(form.querySelectorAll(".self-grade button"), function (b) {
+      b.addEventListener("click", function () { rateSelf(form, Number(b.dataset.rating)); });
     });
-    Array.prototype.forEach.call(document.querySelectorAll("form.question"), function (form) {
-      var p = progress[form.dataset.qid], el = form.querySelector("[data-qprogress]");
-      el.textContent = p ? (p.correct ? "· answered, right" : "· answered, not yet right") : "";
+    form.querySelector("details.solution").addEventListener("toggle", function () { reveal(form); });
+  }
+
+  /* --- progress ------------------------------------------------------------------------------------ */
+  function ids(scope) {
+    if (scope === "all") { return DATA.order; }
+    return P.own(DATA.objectives, scope) ? DATA.objectives[scope].questions : [];
+  }
+  function summary(list, doc, short) {
+    var s = P.store.score(doc, list);
+    if (short) { return "Progress: " + s.answered + " of " + list.length + " answered, " + s.right + " right on the first try"; }
+    return s.answered + " of " + list.length + " questions answered, " + s.right + " right on the first try.";
+  }
+  /* Per objective: the mean recall probability of its questions now (new ones count 0), and the last mock. */
+  function mastery(doc, objective, now) {
+    var list = DATA.objectives[objective].questions, total = 0;
+    list.forEach(function (id) {
+      var c = P.own(doc.cards, id) ? doc.cards[id] : null;
+      total += c ? P.schedule.retrievability(c.fsrs, now, doc.settings.retention) : 0;
+    });
+    var finished = doc.mocks.filter(function (m) { return m.finished; }), last = finished[finished.length - 1], mock = null;
+    if (last) {
+      var asked = last.questions.filter(function (id) { return P.own(DATA.questions, id) && DATA.questions[id].objective === objective; });
+      if (asked.length) { mock = {asked: asked.length, right: asked.filter(function (id) { return last.right.indexOf(id) >= 0; }).length}; }
+    }
+    return {retained: list.length ? total / list.length : 0, count: list.length, mock: mock};
+  }
+  function masteryText(m) {
+    var text = "Likely recalled now: " + Math.round(m.retained * 100) + "% of " + m.count + " question" + (m.count === 1 ? "" : "s");
+    return text + (m.mock ? " · last mock exam: " + m.mock.right + " of " + m.mock.asked + " right" : " · not in a mock exam yet");
+  }
+  function day(iso) { return iso.slice(0, 10); }
+  function questionLine(c, now) {
+    if (!c || !c.last) { return ""; }
+    var result = {right: "right", wrong: "not right", revealed: "answer shown first"}[c.last.result];
+    var text = "· last answer: " + result + " (" + day(c.last.time) + ")";
+    if (c.fsrs) {
+      var days = Math.ceil((new Date(c.fsrs.due) - now) / 86400000);
+      text += P.schedule.isDue(c.fsrs, now) ? " · due now" : " · next review in " + days + " day" + (days === 1 ? "" : "s");
+    }
+    return text;
+  }
+  function refresh() {
+    var doc = P.store.load(), now = P.now();
+    each(document.querySelectorAll("[data-progress]"), function (el) {
+      el.textContent = summary(ids(el.dataset.progress), doc, el.classList.contains("progress-line"));
+    });
+    each(document.querySelectorAll("[data-mastery]"), function (el) { el.textContent = masteryText(mastery(doc, el.dataset.mastery, now)); });
+    each(document.querySelectorAll("form.question [data-qprogress]"), function (el) {
+      var id = el.closest("form").dataset.qid;
+      el.textContent = questionLine(P.own(doc.cards, id) ? doc.cards[id] : null, now);
+    });
+  }
+  /* On a reload the questions of a page show the learner's last answers (not in review: a review starts blank). */
+  function restore(doc) {
+    if (document.querySelector(".review-deck, .mock-bank")) { return; }
+    each(document.querySelectorAll("form.question"), function (form) {
+      var id = form.dataset.qid, c = P.own(doc.cards, id) ? doc.cards[id] : null;
+      if (c && c.last) { showResponse(form, c.last.response); }
     });
   }
 
   function reset() {
-    try { window.localStorage.removeItem(KEY); } catch (e) { /* nothing kept anyway */ }
-    Array.prototype.forEach.call(document.querySelectorAll(".feedback"), function (el) { el.textContent = ""; });
-    showProgress();
-    Array.prototype.forEach.call(document.querySelectorAll(".progress-summary"), function (el) {
-      el.textContent = "Progress reset. " + el.textContent;
-    });
+    try { window.localStorage.removeItem(DATA.storageKey); } catch (e) { /* nothing kept anyway */ }
+    each(document.querySelectorAll("form.question"), clearForm);
+    refresh();
+    each(document.querySelectorAll(".progress-summary"), function (el) { el.textContent = "Progress reset. " + el.textContent; });
   }
 
   function filter() {
     var section = document.getElementById("filter-section").value;
     var level = document.getElementById("filter-difficulty").value, shown = 0, forms = document.querySelectorAll("form.question");
-    Array.prototype.forEach.call(forms, function (form) {
+    each(forms, function (form) {
       var keep = (!section || form.dataset.section === section) && (!level || form.dataset.difficulty === level);
       form.hidden = !keep;
       shown += keep ? 1 : 0;
@@ -103,11 +196,8 @@
   }
 
   function start() {
-    Array.prototype.forEach.call(document.querySelectorAll("form.question"), function (form) {
-      form.addEventListener("submit", check);
-      form.querySelector("button.check").hidden = false;
-    });
-    Array.prototype.forEach.call(document.querySelectorAll("button.reset"), function (button) {
+    each(document.querySelectorAll("form.question"), function (form) { if (form.querySelector("button.check")) { bindForm(form); } });
+    each(document.querySelectorAll("button.reset"), function (button) {
       button.hidden = false;
       button.addEventListener("click", reset);
     });
@@ -116,8 +206,14 @@
       filters.hidden = false;
       ["filter-section", "filter-difficulty"].forEach(function (id) { document.getElementById(id).addEventListener("change", filter); });
     }
-    showProgress();
+    restore(P.store.load());
+    refresh();
   }
 
+  P.responseOf = responseOf;
+  P.showResponse = showResponse;
+  P.clearForm = clearForm;
+  P.refresh = refresh;
+  P.mastery = mastery;
   start();
 }());

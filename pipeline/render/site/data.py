@@ -10,21 +10,29 @@ from __future__ import annotations
 import json
 
 from pipeline.render.site import paths
+from pipeline.render.site.topics import question_topics
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
+from pipeline.view.fingerprint import content_hash
 from pipeline.view.model import ExamView, QuestionView
-from schema.bank import SCHEMA_VERSION
+from schema.progress import PROGRESS_VERSION
 
 
 def storage_key(view: ExamView) -> str:
-    """Where the learner's progress is kept: the exam and the bank's schema version (a new version starts afresh)."""
-    return f"exam-prep:{view.exam.id}:bank-{SCHEMA_VERSION}"
+    """Where the learner's progress is kept: the exam and the progress format's version. Not the bank's
+    version: a new bank keeps the progress, and each card's content hash tells which questions changed."""
+    return f"exam-prep:{view.exam.id}:progress-{PROGRESS_VERSION}"
+
+
+def self_graded(q: QuestionView) -> bool:
+    """A short answer with only a model answer: the learner compares and rates it (the norm for free text)."""
+    return q.type == "short_answer" and not q.accepted_answers
 
 
 def answer_data(q: QuestionView) -> dict:
-    """What the practice script needs to mark an answer; the page itself holds the explanation."""
+    """What grading needs to mark an answer; the page itself holds the explanation."""
     if q.type == "short_answer":
-        return {"type": q.type, "accepted": [to_plain(q.answer_md or ""), *q.accepted_answers]}
+        return {"type": q.type, "accepted": list(q.accepted_answers), "self": self_graded(q)}
     if q.type == "matching":
         return {"type": q.type, "pairs": {p.id: p.answer_id for p in q.pairs}}
     if q.type == "ordering":
@@ -32,12 +40,30 @@ def answer_data(q: QuestionView) -> dict:
     return {"type": q.type, "correct": [o.id for o in q.options if o.correct]}
 
 
+def question_data(q: QuestionView, topics: list[str]) -> dict:
+    """A card: how to grade it, its content hash, where it belongs and is shown, and the terms it is about."""
+    return {
+        "grade": answer_data(q), "hash": content_hash(q), "objective": q.objective, "section": q.section,
+        "label": f"{q.objective} {q.label}", "page": f"{paths.objective_page(q.objective)}#{paths.question_anchor(q.id)}",
+        "topics": topics, "self": self_graded(q),
+    }
+
+
 def exam_data(view: ExamView) -> dict:
+    topics = question_topics(view)
+    mock = view.exam.mock_exam
     return {
         "exam": view.exam.id,
+        "code": view.exam.code,
         "storageKey": storage_key(view),
-        "questions": {q.id: answer_data(q) for q in view.questions},
-        "objectives": {o.id: [q.id for q in (*o.questions, *o.generated)] for o in view.objectives},
+        "progressVersion": PROGRESS_VERSION,
+        "questions": {q.id: question_data(q, topics[q.id]) for q in view.questions},
+        "order": [q.id for q in view.questions],
+        "objectives": {o.id: {"heading": o.heading, "section": o.section, "page": paths.objective_page(o.id),
+                              "questions": [q.id for q in (*o.questions, *o.generated)]} for o in view.objectives},
+        "sections": [{"number": s.number, "heading": s.heading, "weight": s.weight, "objectives": [o.id for o in s.objectives]}
+                     for s in view.sections],
+        "mock": {"questions": mock.questions, "minutes": mock.minutes, "pass": mock.pass_mark},
     }
 
 

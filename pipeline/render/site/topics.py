@@ -1,0 +1,36 @@
+"""Which key terms a question is about, so review never puts two items on the same term back to back.
+
+A question is about a term when the term (any case, a plural ending allowed, whole words only) appears in
+its stem or in its right answers: a which-term item's answer is its term, a generated matching item's
+answers are its terms, an authored item about a term names it. Wrong options do not count, or every
+which-term item would be "about" its three distractors too. Terms are named by their slug (term_forms).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.practice.term_forms import slug
+from pipeline.text.plaintext import to_plain
+from pipeline.view.model import ExamView, QuestionView
+
+
+def _pattern(term: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w])" + re.escape(term.casefold()) + r"(?:s|es)?(?![\w])")
+
+
+def answer_side(q: QuestionView) -> list[str]:
+    """The stem and the right answers of a question, as Markdown."""
+    texts = [q.stem_md, q.answer_md or "", *q.accepted_answers, *(o.text_md for o in q.correct_options)]
+    texts += [p.prompt_md for p in q.pairs] + [a.text_md for a in q.answers if any(p.answer_id == a.id for p in q.pairs)]
+    return texts + [i.text_md for i in q.items]
+
+
+def question_topics(view: ExamView) -> dict[str, list[str]]:
+    """Question id -> the slugs of the exam's terms it is about, sorted."""
+    terms = {slug(t.term): _pattern(t.term) for o in view.objectives for t in o.terms}
+    result = {}
+    for q in view.questions:
+        text = " \n ".join(to_plain(t) for t in answer_side(q)).casefold()
+        result[q.id] = sorted(name for name, pattern in terms.items() if pattern.search(text))
+    return result
