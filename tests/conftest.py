@@ -106,3 +106,12 @@ def add_exam(sources: Path, exam_id: str, *objectives: str, exam_file: str = "ex
     if audited:
         write_found_lock(folder)
     return folder
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One chromium for the whole session (tests/sitekit.py launches it; a missing one skips, or fails in CI)."""
+    from tests.sitekit import launch  # imported here: most tests never start a browser
+
+    with launch() as started:
+        yield started

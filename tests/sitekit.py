@@ -23,21 +23,72 @@ from tests.conftest import FIXTURES, ROOT, TODAY, write_found_lock
 
 OBJECTIVES = ("valid", "terms_four", "site_every_type")
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def build_site(base: Path, *objectives: str) -> Path:
-    """Sources for exam `demo` under `base`, built with --today TODAY; returns OUT/demo."""
+def build_site(base: Path, *objectives: str, exam: str = "valid", edit=None) -> Path:
+    """Sources for exam `demo` under `base` (exam.yaml from fixtures/exams/<exam>.yaml), built with --today TODAY;
+    returns OUT/demo. `edit(folder)` may change the copied sources before the build."""
     folder = base / "sources" / "demo"
     folder.mkdir(parents=True)
-    shutil.copy(FIXTURES / "exams" / "valid.yaml", folder / "exam.yaml")
+    shutil.copy(FIXTURES / "exams" / f"{exam}.yaml", folder / "exam.yaml")
     for name in objectives or OBJECTIVES:
         shutil.copy(FIXTURES / "objectives" / f"{name}.yaml", folder / f"{name}.yaml")
+    if edit:
+        edit(folder)
     write_found_lock(folder)
     with pytest.MonkeyPatch.context() as patch:  # the bank (for comparing orders) and the site: no PDF or deck to wait for
         patch.setattr(build, "RENDERERS", {name: RENDERERS[name] for name in ("bank", "site")})
         code = main(["build", "--sources", str(base / "sources"), "--out", str(base / "out"), "--today", TODAY])
     assert code == 0
     return base / "out" / "demo"
+
+
+@contextlib.contextmanager
+def launch():
+    """Debian's chromium driven by Playwright (never a downloaded browser), for as long as the block runs."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("playwright is not installed: make test installs requirements.txt")
+    if not shutil.which(CHROMIUM):
+        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=CHROMIUM_ARGS, timeout=30_000)
+        yield browser
+        browser.close()
+
+
+@contextlib.contextmanager
+def guarded_context(browser, prefixes: tuple[str, ...], **options):
+    """A fresh context (empty storage) in which every request outside `prefixes` is aborted and recorded in `.offsite`."""
+    ctx = browser.new_context(**options)
+    ctx.set_default_timeout(10_000)
+    ctx.offsite = []
+
+    def guard(route):
+        if route.request.url.startswith(prefixes):
+            return route.continue_()
+        ctx.offsite.append(route.request.url)
+        return route.abort()
+
+    ctx.route("**/*", guard)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def page_of(context):
+    """A page that records script errors and console errors in `.errors`."""
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    return page
 
 
 def missing(why: str) -> None:
@@ -74,3 +125,24 @@ def axe_serious(page) -> list[tuple[str, str, int]]:
     page.evaluate(AXE_JS.read_text(encoding="utf-8") + "\n;0")
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [(v["id"], v["impact"], len(v["nodes"])) for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def fill_answer(form, q: dict, right: bool) -> None:
+    """Fill in a question's form from the bank: the right answer, or a wrong one."""
+    kind = q["type"]
+    if kind in ("single", "multiple", "true_false"):
+        chosen = [o["id"] for o in q["options"] if o["correct"] == right][:1 if kind != "multiple" or not right else None]
+        for box in form.locator("input[type=checkbox]").all():
+            box.uncheck()
+        for option_id in chosen:
+            form.locator(f"input[value='{option_id}']").check()
+    elif kind == "short_answer":
+        form.locator("input[type=text]").fill((q["accepted_answers"] or [q["answer"]])[0] if right else "something else")
+    elif kind == "matching":
+        ids = [p["answer_id"] for p in q["pairs"]]
+        for pair, answer in zip(q["pairs"], ids if right else ids[1:] + ids[:1], strict=True):
+            form.locator(f"select[data-pair='{pair['id']}']").select_option(answer)
+    else:
+        order = q["correct_order"] if right else q["correct_order"][::-1]
+        for item in q["items"]:
+            form.locator(f"select[data-item='{item['id']}']").select_option(str(order.index(item["id"]) + 1))

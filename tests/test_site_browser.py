@@ -8,35 +8,16 @@ starts); anything else is aborted and recorded, and the tests assert the record 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from schema.bank import SCHEMA_VERSION
-from tests.sitekit import axe_serious, build_site, missing, serve
+from schema.progress import PROGRESS_VERSION
+from tests.sitekit import axe_serious, build_site, fill_answer, guarded_context, page_of, serve
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TEMPLATE_PAGES = ("index.html", "objective-2-1.html", "glossary.html", "practice.html", "references.html", "search.html")
+TEMPLATE_PAGES = ("index.html", "objective-2-1.html", "glossary.html", "practice.html", "references.html", "search.html",
+                  "review.html", "mock.html", "progress.html")
 SINGLE = "#q-2_2e1-q_2esingle"  # question 2.1-q.single: its id holds dots
-
-
-@pytest.fixture(scope="session")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright is not installed: make test installs requirements.txt")
-    if not shutil.which(CHROMIUM):
-        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=ARGS, timeout=30_000)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -53,29 +34,13 @@ def server(built):
 @pytest.fixture
 def context(browser, built, server, request):
     """A fresh context; `request.param` may set options (viewport, color_scheme, java_script_enabled)."""
-    ctx = browser.new_context(**getattr(request, "param", {}))
-    ctx.set_default_timeout(10_000)
-    ctx.offsite = []
-    prefixes = ((built / "site").as_uri() + "/", server)
-
-    def guard(route):
-        if route.request.url.startswith(prefixes):
-            return route.continue_()
-        ctx.offsite.append(route.request.url)
-        return route.abort()
-
-    ctx.route("**/*", guard)
-    yield ctx
-    ctx.close()
+    with guarded_context(browser, ((built / "site").as_uri() + "/", server), **getattr(request, "param", {})) as ctx:
+        yield ctx
 
 
 @pytest.fixture
 def page(context):
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
-    return page
+    return page_of(context)
 
 
 def _url(built: Path, name: str) -> str:
@@ -128,7 +93,7 @@ def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, bui
 
     page.reload()
     assert page.locator(f"{SINGLE} [data-qprogress]").text_content() == "· answered, right"
-    assert page.evaluate("() => Object.keys(localStorage)") == [f"exam-prep:demo:bank-{SCHEMA_VERSION}"]
+    assert page.evaluate("() => Object.keys(localStorage)") == [f"exam-prep:demo:progress-{PROGRESS_VERSION}"]
     page.goto(server + "index.html")
     total = page.locator(".progress-summary").text_content()
     assert total.startswith("1 of ") and total.endswith(", 1 right the last time.")
@@ -140,27 +105,6 @@ def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, bui
     page.reload()
     assert page.locator(".progress-summary").text_content().startswith("0 of ")
     assert context.offsite == [] and page.errors == []
-
-
-def _answer(form, q: dict, right: bool) -> None:
-    """Fill in a question's form from the bank: the right answer, or a wrong one."""
-    kind = q["type"]
-    if kind in ("single", "multiple", "true_false"):
-        chosen = [o["id"] for o in q["options"] if o["correct"] == right][:1 if kind != "multiple" or not right else None]
-        for box in form.locator("input[type=checkbox]").all():
-            box.uncheck()
-        for option_id in chosen:
-            form.locator(f"input[value='{option_id}']").check()
-    elif kind == "short_answer":
-        form.locator("input[type=text]").fill((q["accepted_answers"] or [q["answer"]])[0] if right else "something else")
-    elif kind == "matching":
-        ids = [p["answer_id"] for p in q["pairs"]]
-        for pair, answer in zip(q["pairs"], ids if right else ids[1:] + ids[:1], strict=True):
-            form.locator(f"select[data-pair='{pair['id']}']").select_option(answer)
-    else:
-        order = q["correct_order"] if right else q["correct_order"][::-1]
-        for item in q["items"]:
-            form.locator(f"select[data-item='{item['id']}']").select_option(str(order.index(item["id"]) + 1))
 
 
 def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, context, built):
@@ -175,7 +119,7 @@ def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, conte
         form.locator("button.check").click()
         assert form.locator(".feedback").text_content() == "Answer every part first.", qid
         for right, verdict in ((False, "Not quite."), (True, "Correct.")):
-            _answer(form, bank[qid], right)
+            fill_answer(form, bank[qid], right)
             form.locator("button.check").click()
             assert form.locator(".verdict").text_content() == verdict, (qid, right)
     summary = page.locator(".progress-summary").text_content()
