@@ -116,14 +116,15 @@ def serve(folder: Path):
         server.server_close()
 
 
-def axe_serious(page) -> list[tuple[str, str, int]]:
+def axe_serious(page, preload: bool = True) -> list[tuple[str, str, int]]:
     """axe-core's serious and critical violations on the page: (rule id, impact, node count).
 
-    Injected with page.evaluate, not add_script_tag: that adds an inline <script>, which the page's CSP blocks."""
+    Injected with page.evaluate, not add_script_tag: that adds an inline <script>, which the page's CSP blocks.
+    `preload=False` keeps axe from fetching the style sheets itself (the CSP refuses it, and logs an error)."""
     if not AXE_JS.exists():
         missing(f"{AXE_JS} is missing: run `npm ci` (make test does)")
     page.evaluate(AXE_JS.read_text(encoding="utf-8") + "\n;0")
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    result = page.evaluate("p => axe.run(document, {resultTypes: ['violations'], preload: p})", preload)
     return [(v["id"], v["impact"], len(v["nodes"])) for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 

@@ -10,7 +10,7 @@
   if (!P || !P.refresh || !stage) { return; }
   var deck = document.querySelector(".review-deck"), next = document.getElementById("review-next");
   var status = document.getElementById("review-status"), orderBox = document.getElementById("review-order");
-  var retentionBox = document.getElementById("review-retention"), current = null;
+  var retentionBox = document.getElementById("review-retention"), current = null, shown = [];
 
   function mix(id) {  // FNV-1a: a fixed, id-seeded order within an objective (source order would give answers away)
     var h = 2166136261;
@@ -41,7 +41,8 @@
     }
     return out;
   }
-  function queue(doc, now, order, before) {
+  function queue(doc, now, order, shown) {
+    var before = shown && shown.length ? shown[shown.length - 1] : null;
     var cards = doc.cards, due = [], fresh = {}, objectives = objectiveOrder(doc, order, now), rank = {};
     objectives.forEach(function (o, i) { rank[o] = i; fresh[o] = []; });
     DATA.order.forEach(function (id) {
@@ -57,13 +58,16 @@
       return byObjective || Date.parse(cards[a].fsrs.due) - Date.parse(cards[b].fsrs.due) || DATA.order.indexOf(a) - DATA.order.indexOf(b);
     });
     objectives.forEach(function (o) { fresh[o].sort(function (a, b) { return mix(a) - mix(b); }); });
-    var news = [];
+    var news = [], seen = {}, turn = objectives.slice();
+    (shown || []).forEach(function (id, i) { seen[DATA.questions[id].objective] = i + 1; });
+    // the round goes on from the objective practised least recently in this visit (never practised: outline order)
+    turn.sort(function (a, b) { return (seen[a] || 0) - (seen[b] || 0) || objectives.indexOf(a) - objectives.indexOf(b); });
     if (order === "weakest") {
       objectives.forEach(function (o) { news = news.concat(fresh[o]); });
     } else {
       for (var round = 0, added = true; added; round += 1) {
         added = false;
-        objectives.forEach(function (o) { if (round < fresh[o].length) { news.push(fresh[o][round]); added = true; } });
+        turn.forEach(function (o) { if (round < fresh[o].length) { news.push(fresh[o][round]); added = true; } });
       }
     }
     return {due: due.length, fresh: news.length, ids: spread(due.concat(news), before)};
@@ -82,7 +86,7 @@
   function show(focus) {
     var doc = P.store.load(), now = P.now(), last = current ? current.dataset.qid : null;
     park();
-    var q = queue(doc, now, orderBox.value, last);
+    var q = queue(doc, now, orderBox.value, shown);
     var pick = q.ids.filter(function (id) { return id !== last; })[0];
     describe(doc, q);
     next.parentNode.hidden = true;
@@ -94,6 +98,7 @@
       return;
     }
     current = deck.querySelector("form.question[data-qid='" + CSS.escape(pick) + "']");
+    shown.push(pick);
     stage.textContent = "";
     stage.appendChild(current);
     var stem = current.querySelector(".stem");
@@ -104,7 +109,7 @@
   stage.addEventListener("exam-prep:answered", function () {
     var doc = P.store.load();
     next.parentNode.hidden = false;
-    describe(doc, queue(doc, P.now(), orderBox.value, null));
+    describe(doc, queue(doc, P.now(), orderBox.value, shown));
   });
   next.addEventListener("click", function () { show(true); });
   orderBox.addEventListener("change", show);

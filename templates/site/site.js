@@ -147,14 +147,15 @@
     return text + (m.mock ? " · last mock exam: " + m.mock.right + " of " + m.mock.asked + " right" : " · not in a mock exam yet");
   }
   function day(iso) { return iso.slice(0, 10); }
+  function wait(ms) {
+    var units = ms < 3600000 ? [60000, "minute"] : ms < 86400000 ? [3600000, "hour"] : [86400000, "day"], n = Math.max(1, Math.round(ms / units[0]));
+    return n + " " + units[1] + (n === 1 ? "" : "s");
+  }
   function questionLine(c, now) {
     if (!c || !c.last) { return ""; }
     var result = {right: "right", wrong: "not right", revealed: "answer shown first"}[c.last.result];
     var text = "· last answer: " + result + " (" + day(c.last.time) + ")";
-    if (c.fsrs) {
-      var days = Math.ceil((new Date(c.fsrs.due) - now) / 86400000);
-      text += P.schedule.isDue(c.fsrs, now) ? " · due now" : " · next review in " + days + " day" + (days === 1 ? "" : "s");
-    }
+    if (c.fsrs) { text += P.schedule.isDue(c.fsrs, now) ? " · due now" : " · next review in " + wait(new Date(c.fsrs.due) - now); }
     return text;
   }
   function refresh() {

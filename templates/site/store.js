@@ -29,12 +29,31 @@
   }
   function question(id) { return own(DATA.questions, id) ? DATA.questions[id] : null; }
 
+  /* Keep the cards whose question is here unchanged (same content hash), and their log and answers. */
+  function reconcile(doc) {
+    var fresh = empty(), report = {kept: 0, changed: [], gone: []}, cards = dict(doc.cards);
+    Object.keys(cards).forEach(function (id) {
+      var q = question(id);
+      if (!q) { report.gone.push(id); return; }
+      if (!cards[id] || cards[id].hash !== q.hash) { report.changed.push(id); return; }
+      fresh.cards[id] = cards[id];
+      report.kept += 1;
+    });
+    var matches = function (entry) { return own(fresh.cards, entry.card_id) && entry.hash === fresh.cards[entry.card_id].hash; };
+    fresh.log = (doc.log || []).filter(matches);
+    fresh.answers = (doc.answers || []).filter(matches);
+    fresh.mocks = doc.mocks || [];
+    var retention = doc.settings && Number(doc.settings.retention);
+    fresh.settings.retention = retention >= 0.7 && retention <= 0.99 ? retention : RETENTION;
+    return {doc: fresh, report: report};
+  }
+
+  /* The browser's copy; a newer build of the site (same storage) reconciles it as an import would. */
   function load() {
     try {
       var doc = JSON.parse(window.localStorage.getItem(DATA.storageKey));
       if (!doc || doc.format !== FORMAT || doc.version !== DATA.progressVersion) { return empty(); }
-      doc.cards = dict(doc.cards);
-      return doc;
+      return reconcile(doc).doc;
     } catch (e) { return empty(); }
   }
   function save(doc) {
@@ -88,21 +107,7 @@
     if (!doc || doc.format !== FORMAT) { throw new Error("This file is not an exam-prep progress export."); }
     if (doc.version !== DATA.progressVersion) { throw new Error("This file is progress format version " + doc.version + "; this site reads version " + DATA.progressVersion + "."); }
     if (doc.exam !== DATA.exam) { throw new Error("This file is progress on exam " + doc.exam + ", not " + DATA.exam + "."); }
-    var fresh = empty(), report = {kept: 0, changed: [], gone: []}, cards = dict(doc.cards);
-    Object.keys(cards).forEach(function (id) {
-      var q = question(id);
-      if (!q) { report.gone.push(id); return; }
-      if (!cards[id] || cards[id].hash !== q.hash) { report.changed.push(id); return; }
-      fresh.cards[id] = cards[id];
-      report.kept += 1;
-    });
-    var matches = function (entry) { return own(fresh.cards, entry.card_id) && entry.hash === fresh.cards[entry.card_id].hash; };
-    fresh.log = (doc.log || []).filter(matches);
-    fresh.answers = (doc.answers || []).filter(matches);
-    fresh.mocks = doc.mocks || [];
-    var retention = doc.settings && Number(doc.settings.retention);
-    fresh.settings.retention = retention >= 0.7 && retention <= 0.99 ? retention : RETENTION;
-    return {doc: fresh, report: report};
+    return reconcile(doc);
   }
 
   function exportText(doc, now) {
