@@ -106,6 +106,7 @@ class MockAttempt(ProgressModel):
 
 class Settings(ProgressModel):
     retention: float = Field(ge=0.7, le=0.99, description="Desired retention: the recall probability at which a card comes due (default 0.9).")
+    learner: str | None = Field(default=None, pattern=r"^u-[0-9a-f]{8}$", description="A random pseudonym, made at the first answers CSV export: the `learner` of its rows.")
 
 
 class Progress(ProgressModel):

@@ -9,10 +9,12 @@ import csv
 import datetime as dt
 import io
 import json
+import re
 from pathlib import Path
 
 import jsonschema
 import pytest
+from playwright.sync_api import expect
 
 from pipeline.paths import ROOT
 from schema.progress import PROGRESS_VERSION
@@ -272,9 +274,11 @@ def _practise(page, built, bank) -> None:
 
 def test_export_reset_import_restores_the_state(page, built, bank, tmp_path):
     _practise(page, built, bank)
-    before = _doc(page)
+    written = page.evaluate("""() => [ExamPrep.store.responseText({i2: "3", i1: "1", i3: "2"}), ExamPrep.store.responseText({p2: "m1", p1: "m2"}),
+                                     ExamPrep.store.responseText(["c", "a"]), ExamPrep.store.responseText(null)]""")
+    assert written == ["i1|i3|i2", "p1=m2|p2=m1", "c|a", ""]  # ordering in the learner's order, matching pairs, choices, revealed
     _open(page, built, "progress.html")
-    text = _download(page, "#export-json")
+    before, text = _doc(page), _download(page, "#export-json")
     exported = json.loads(text)
     schema = json.loads((ROOT / "schema" / "progress.schema.json").read_text(encoding="utf-8"))
     jsonschema.validate(exported, schema)
@@ -284,15 +288,18 @@ def test_export_reset_import_restores_the_state(page, built, bank, tmp_path):
     assert [(r["card_id"], int(r["review_time"]), int(r["review_rating"]), int(r["review_state"])) for r in log] == [
         (q, int(DAY1.timestamp() * 1000), rating, 0) for q, rating in (("1.1-q1", 3), ("2.1-q.single", 1), ("2.2-g1", 3))]
     rows = list(csv.DictReader(io.StringIO(_download(page, "#export-responses"))))
-    assert [(r["learner"], r["question_id"], r["score"], r["content_hash"]) for r in rows] == [
-        ("me", q, s, bank[q]["content_hash"]) for q, s in (("1.1-q1", "1"), ("2.1-q.single", "0"), ("2.2-g1", "1"))]
+    learner = _doc(page)["settings"]["learner"]
+    wrong = next(o["id"] for o in bank["2.1-q.single"]["options"] if not o["correct"])
+    assert re.fullmatch(r"u-[0-9a-f]{8}", learner) and list(rows[0]) == ["learner", "question_id", "response", "score", "time"]
+    assert [tuple(r.values()) for r in rows] == [(learner, q, response, s, "2026-11-30T12:00:00.000Z") for q, response, s in (
+        ("1.1-q1", next(o["id"] for o in bank["1.1-q1"]["options"] if o["correct"]), "1"), ("2.1-q.single", wrong, "0"), ("2.2-g1", "a", "1"))]
 
     page.click(".progress-tools .reset")
     assert _doc(page) is None
     saved = tmp_path / "progress.json"
     saved.write_text(text, encoding="utf-8")
     page.set_input_files("#import-file", str(saved))
-    assert page.locator("#import-status").text_content() == "Imported progress.json: 3 questions kept."
+    expect(page.locator("#import-status")).to_have_text("Imported progress.json: 3 questions kept.")  # FileReader: waits
     assert _doc(page) == before
     _open(page, built, "practice.html")
     assert page.locator("form[data-qid='1.1-q1'] [data-qprogress]").text_content().startswith("· last answer: right")
@@ -314,7 +321,7 @@ def test_a_changed_question_starts_over_after_an_import(browser, built, bank, tm
         other = page_of(second)  # another browser: the export brought over
         other.goto((newer / "site" / "progress.html").as_uri())
         other.set_input_files("#import-file", str(saved))
-        assert other.locator("#import-status").text_content() == "Imported progress.json: 2 questions kept; 1 changed since, starting over: 1.1-q1."
+        expect(other.locator("#import-status")).to_have_text("Imported progress.json: 2 questions kept; 1 changed since, starting over: 1.1-q1.")
         doc = _doc(other)
         assert set(doc["cards"]) == {"2.1-q.single", "2.2-g1"} and {r["card_id"] for r in doc["log"]} == {"2.1-q.single", "2.2-g1"}
         other.goto((newer / "site" / "practice.html").as_uri())
@@ -336,7 +343,7 @@ def test_an_import_of_a_foreign_file_is_refused_and_changes_nothing(page, built,
                                  "Not imported: This file is progress on exam other, not demo.")):
         (tmp_path / name).write_text(body, encoding="utf-8")
         page.set_input_files("#import-file", str(tmp_path / name))
-        assert page.locator("#import-status").text_content().startswith(message)
+        expect(page.locator("#import-status")).to_contain_text(message)
     assert _doc(page) == before
 
 

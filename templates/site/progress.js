@@ -54,7 +54,7 @@
     download(DATA.exam + "-review-log-" + stamp() + ".csv", P.store.reviewLogCsv(P.store.load()), "text/csv");
   });
   $("export-responses").addEventListener("click", function () {
-    download(DATA.exam + "-answers-" + stamp() + ".csv", P.store.responsesCsv(P.store.load(), "me"), "text/csv");
+    download(DATA.exam + "-answers-" + stamp() + ".csv", P.store.responsesCsv(P.store.load()), "text/csv");
   });
   $("import-file").addEventListener("change", importFile);
   document.querySelector(".progress-tools .reset").addEventListener("click", totals);

@@ -45,6 +45,7 @@
     fresh.mocks = doc.mocks || [];
     var retention = doc.settings && Number(doc.settings.retention);
     fresh.settings.retention = retention >= 0.7 && retention <= 0.99 ? retention : RETENTION;
+    if (doc.settings && /^u-[0-9a-f]{8}$/.test(String(doc.settings.learner))) { fresh.settings.learner = doc.settings.learner; }
     return {doc: fresh, report: report};
   }
 
@@ -121,11 +122,17 @@
     return /[",\r\n]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
   }
   function csv(rows) { return rows.map(function (r) { return r.map(csvField).join(","); }).join("\r\n") + "\r\n"; }
+  /* A response in the bank's ids as the long format writes it (issue 23's README): option ids joined by |,
+     matching pairs as p1=m2|p2=m1, ordering items in the learner's order, typed text as typed. */
   function responseText(response) {
     if (response === null || response === undefined) { return ""; }
-    if (Array.isArray(response)) { return response.join(";"); }
-    if (typeof response === "object") { return Object.keys(response).sort().map(function (k) { return k + "=" + response[k]; }).join(";"); }
-    return String(response);
+    if (Array.isArray(response)) { return response.join("|"); }
+    if (typeof response !== "object") { return String(response); }
+    var keys = Object.keys(response).sort();
+    if (keys.length && /^i\d+$/.test(keys[0])) {  // ordering: {item id: place} -> the items by place
+      return keys.slice().sort(function (a, b) { return Number(response[a]) - Number(response[b]); }).join("|");
+    }
+    return keys.map(function (k) { return k + "=" + response[k]; }).join("|");
   }
   /* The review log in the FSRS optimizer's columns: review_time in milliseconds, review_state before the review. */
   function reviewLogCsv(doc) {
@@ -133,10 +140,16 @@
       return [r.card_id, Date.parse(r.review_time), r.rating, r.state];
     })));
   }
-  /* One row per first answer and mock answer: the long format item statistics read (issue 23). */
-  function responsesCsv(doc, learner) {
-    return csv([["learner", "question_id", "response", "score", "time", "content_hash"]].concat(doc.answers.map(function (a) {
-      return [learner, a.card_id, responseText(a.response), a.score, a.time, a.hash];
+  /* One row per first answer and mock answer, in the plain long format `stats` reads (issue 23). The learner is
+     a pseudonym made once per browser (never a name: the file may be shared). */
+  function responsesCsv(doc) {
+    if (!doc.settings.learner) {
+      var bytes = window.crypto.getRandomValues(new Uint8Array(4));
+      doc.settings.learner = "u-" + Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+      save(doc);
+    }
+    return csv([["learner", "question_id", "response", "score", "time"]].concat(doc.answers.map(function (a) {
+      return [doc.settings.learner, a.card_id, responseText(a.response), a.score, a.time];
     })));
   }
 
