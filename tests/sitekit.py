@@ -147,3 +147,12 @@ def fill_answer(form, q: dict, right: bool) -> None:
         order = q["correct_order"] if right else q["correct_order"][::-1]
         for item in q["items"]:
             form.locator(f"select[data-item='{item['id']}']").select_option(str(order.index(item["id"]) + 1))
+
+
+def tab_to(page, selector: str, limit: int = 200) -> None:
+    """Keyboard only: press Tab until the focus is on `selector` (a failure when it never gets there)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    pytest.fail(f"Tab never reached {selector}")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from schema.progress import PROGRESS_VERSION
-from tests.sitekit import axe_serious, build_site, fill_answer, guarded_context, page_of, serve
+from tests.sitekit import axe_serious, build_site, fill_answer, guarded_context, page_of, serve, tab_to
 
 TEMPLATE_PAGES = ("index.html", "objective-2-1.html", "glossary.html", "practice.html", "references.html", "search.html",
                   "review.html", "mock.html", "progress.html")
@@ -51,14 +51,6 @@ def _bank(built: Path) -> dict[str, dict]:
     return {q["id"]: q for q in json.loads((built / "bank.json").read_text(encoding="utf-8"))["questions"]}
 
 
-def _tab_to(page, selector: str, limit: int = 200) -> None:
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if page.evaluate("s => document.activeElement.matches(s)", selector):
-            return
-    pytest.fail(f"Tab never reached {selector}")
-
-
 def _pick_radio(page, target: int) -> None:
     """Keyboard only: from the focused radio of a group, arrow to option `target` (0-based), which checks it."""
     now = page.evaluate("() => [...document.activeElement.closest('ul').querySelectorAll('input')].indexOf(document.activeElement)")
@@ -75,7 +67,7 @@ def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, bui
     feedback = page.locator(f"{SINGLE} .feedback")
     assert feedback.get_attribute("role") == "status" and feedback.get_attribute("aria-live") == "polite"
 
-    _tab_to(page, f"{SINGLE} input[type=radio]")
+    tab_to(page, f"{SINGLE} input[type=radio]")
     _pick_radio(page, wrong)
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.textContent") == "Check answer"

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from pipeline.paths import ROOT
 from schema.progress import PROGRESS_VERSION
-from tests.sitekit import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of
+from tests.sitekit import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of, tab_to
 
 DAY1 = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
 KEY = f"exam-prep:demo:progress-{PROGRESS_VERSION}"
@@ -198,12 +198,14 @@ def test_short_answers_are_self_graded_after_the_model_answer_by_keyboard(page, 
     assert form.locator("button.check").text_content() == "Show model answer"
     form.locator("input[type=text]").fill("Stuff, I think")
     form.locator("input[type=text]").press("Enter")  # submits the form
-    assert form.locator(".verdict").text_content() == "Model answer:"
+    assert form.locator(".verdict").text_content() == "Compare your answer with the model answer:"
     assert "Stuff." in form.locator(".feedback").inner_text()
-    assert page.evaluate("() => document.activeElement.textContent") == "Good"
+    buttons = form.locator(".self-grade button").evaluate_all("bs => bs.map(b => b.textContent)")
+    assert buttons == ["Again · in 1 minute", "Hard · in 6 minutes", "Good · in 10 minutes", "Easy · in 8 days"]  # FSRS-6 defaults
+    assert page.evaluate("() => document.activeElement.dataset.rating") == "3"  # Good has the focus
     page.keyboard.press("Shift+Tab")  # to Hard
     page.keyboard.press("Enter")
-    assert form.locator(".feedback").inner_text().endswith("Marked Hard.")
+    assert form.locator(".feedback").inner_text().endswith("Marked Hard. Next review in 6 minutes.")
     assert form.locator(".self-grade").is_hidden()
     doc = _doc(page)
     assert [(r["card_id"], r["rating"]) for r in doc["log"]] == [("1.1-q4", 2)]
@@ -357,4 +359,49 @@ def test_axe_finds_nothing_serious_on_the_practice_pages_in_use(page, built, ban
     _open(page, built, "review.html")
     _answer_shown(page, bank, right=False)
     found["review answered"] = _axe(page)
+    _open(page, built, "mock.html")
+    page.click("#mock-begin")
+    page.locator("#mock-questions .flag-box").first.check()
+    found["mock running"] = _axe(page)
+    page.click("#mock-finish")
+    found["mock results"] = _axe(page)
     assert found == {name: [] for name in found}
+
+
+@pytest.mark.parametrize("context", [{"viewport": {"width": 375, "height": 800}}], indirect=True)
+def test_the_practice_pages_in_use_fit_a_phone_screen(page, built, bank):
+    widths = {}
+    _open(page, built, "review.html")
+    _answer_shown(page, bank, right=True)
+    widths["review"] = page.evaluate("() => document.documentElement.scrollWidth")
+    _open(page, built, "mock.html")
+    page.click("#mock-begin")
+    widths["mock"] = page.evaluate("() => document.documentElement.scrollWidth")
+    page.click("#mock-finish")
+    widths["results"] = page.evaluate("() => document.documentElement.scrollWidth")
+    assert widths == {"review": 375, "mock": 375, "results": 375}
+
+
+def test_review_and_the_mock_exam_by_keyboard_alone(page, built, bank):
+    _open(page, built, "review.html")
+    first = page.locator("#review-stage form.question").get_attribute("data-qid")
+    tab_to(page, "#review-stage input, #review-stage select")
+    page.keyboard.press("Space" if bank[first]["type"] in ("single", "multiple", "true_false") else "ArrowDown")
+    tab_to(page, "#review-stage button.check")
+    page.keyboard.press("Enter")
+    assert page.locator("#review-stage .verdict").count() == 1
+    tab_to(page, "#review-next")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.classList.contains('stem')")  # the next question, read from its stem
+    assert page.locator("#review-stage form.question").get_attribute("data-qid") != first
+
+    _open(page, built, "mock.html")
+    tab_to(page, "#mock-begin")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "mock-run-heading"
+    tab_to(page, "#mock-questions .flag-box")
+    page.keyboard.press("Space")
+    assert page.locator("#mock-counts").text_content().endswith("flagged for review: 1")
+    page.locator("#mock-finish").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.classList.contains('mock-results')")

@@ -218,7 +218,7 @@
     if (missed.length) {
       var list = el("ul", undefined, "mock-missed");
       missed.forEach(function (id) {
-        var li = el("li"), link = el("a", DATA.questions[id].label + " (" + DATA.objectives[DATA.questions[id].objective].heading + ")");
+        var q = DATA.questions[id], li = el("li"), link = el("a", DATA.objectives[q.objective].heading + ": " + q.label.split(" ").pop());
         link.href = DATA.questions[id].page;
         li.appendChild(link);
         li.appendChild(document.createTextNode(P.own(a.answers, id) ? "" : " (not answered)"));

@@ -21,8 +21,9 @@
   function stamp() { return P.localDay(P.now()); }
   function totals() {
     var doc = P.store.load(), cards = Object.keys(doc.cards).length;
-    $("progress-totals").textContent = cards + " of " + DATA.order.length + " questions started · " + doc.log.length + " reviews · " +
-      doc.mocks.filter(function (m) { return m.finished; }).length + " mock exam attempts · desired retention " + Math.round(doc.settings.retention * 100) + "%.";
+    var mocks = doc.mocks.filter(function (m) { return m.finished; }).length;
+    $("progress-totals").textContent = cards + " of " + DATA.order.length + " questions started · " + doc.log.length + " review" + (doc.log.length === 1 ? "" : "s") +
+      " · " + mocks + " mock exam attempt" + (mocks === 1 ? "" : "s") + " · desired retention " + Math.round(doc.settings.retention * 100) + "%.";
   }
   function importFile() {
     var file = $("import-file").files[0], status = $("import-status");

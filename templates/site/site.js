@@ -47,7 +47,7 @@
     delete form.dataset.shown;
   }
 
-  var VERDICTS = {right: "Correct.", wrong: "Not quite.", incomplete: "Answer every part first.", self: "Model answer:",
+  var VERDICTS = {right: "Correct.", wrong: "Not quite.", incomplete: "Answer every part first.", self: "Compare your answer with the model answer:",
                   revealed: "Answer shown before answering: counted as not known (Again)."};
   function announce(form, status, note) {
     var region = form.querySelector(".feedback");
@@ -82,6 +82,7 @@
     if (status === "self") {
       form.dataset.shown = "";  // the model answer is out: opening the details now reveals nothing new
       announce(form, status);
+      nextTimes(form);
       form.querySelector(".self-grade").hidden = false;
       form.querySelector(".self-grade button[data-rating='3']").focus();
       return;
@@ -91,6 +92,16 @@
     announce(form, status, noteFor(outcome));
     finish(form, outcome);
   }
+  /* Beside each rating, when it comes back ("Good · in 10 minutes"), as Anki shows; nothing when it would rate nothing. */
+  function nextTimes(form) {
+    var doc = P.store.load(), now = P.now(), c = P.own(doc.cards, form.dataset.qid) ? doc.cards[form.dataset.qid] : null;
+    var rates = !c || !c.session || c.session.day !== P.localDay(now) || (P.schedule.inLearning(c.fsrs) && new Date(c.fsrs.due) <= now);
+    each(form.querySelectorAll(".self-grade button"), function (b) {
+      var label = ["", "Again", "Hard", "Good", "Easy"][Number(b.dataset.rating)];
+      var due = rates ? P.schedule.rate(c ? c.fsrs : null, Number(b.dataset.rating), now, doc.settings.retention).fsrs.due : null;
+      b.textContent = due ? label + " · in " + wait(new Date(due) - now) : label;
+    });
+  }
   function rateSelf(form, rating) {
     var id = form.dataset.qid, doc = P.store.load();
     var outcome = P.store.answer(doc, id, responseOf(form), rating > 1 ? "right" : "wrong", rating, P.now());
@@ -98,7 +109,8 @@
     form.querySelector(".self-grade").hidden = true;
     var note = document.createElement("p");
     note.className = "meta score-note";
-    note.textContent = "Marked " + ["", "Again", "Hard", "Good", "Easy"][rating] + (outcome.first ? "." : ". " + noteFor(outcome));
+    note.textContent = "Marked " + ["", "Again", "Hard", "Good", "Easy"][rating] + (outcome.first ? "." : ". " + noteFor(outcome)) +
+      (outcome.rated ? " Next review in " + wait(new Date(doc.cards[id].fsrs.due) - P.now()) + "." : "");
     form.querySelector(".feedback").appendChild(note);
     finish(form, outcome);
   }
