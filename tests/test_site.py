@@ -15,7 +15,11 @@ from pipeline.render import RENDERERS, load
 from pipeline.render.site import paths, site
 from pipeline.render.site.html import CSP
 from pipeline.render.site.links import keep_allowed_links
+from pipeline.view.fingerprint import content_hash
+from schema.models import Question
+from schema.progress import PROGRESS_VERSION
 from tests.sitekit import build_site
+from tests.viewkit import view_of
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +112,32 @@ def test_the_site_renders_every_question_type():
     for kind in site.TYPES:
         assert (site.SITE_TEMPLATES / "questions" / f"{kind}.html.j2").is_file()
         assert (site.SITE_TEMPLATES / "answers" / f"{kind}.html.j2").is_file()
+
+
+def _single(**changes) -> Question:
+    fields = {"id": "6.1-q1", "type": "single", "stem": "Which size?", "options": ["4096", "4097"], "answer": "4096", "explanation": "A multiple of 8."}
+    return Question(**{**fields, **changes})
+
+
+def test_the_content_hash_follows_what_a_learner_sees_and_is_graded_on():
+    base = content_hash(view_of(_single()))
+    assert re.fullmatch(r"[0-9a-f]{16}", base) and content_hash(view_of(_single())) == base
+    for changed in ({"stem": "Which size is best?"}, {"options": ["4096", "4099"]}, {"answer": "4097"}, {"type": "multiple", "answer": ["4096"]}):
+        assert content_hash(view_of(_single(**changed))) != base, changed
+    for same in ({"explanation": "Because of tiles."}, {"difficulty": "hard"}):
+        assert content_hash(view_of(_single(**same))) == base, same
+    assert content_hash(view_of(_single(), objective="7.2")) == base  # moving a question keeps its progress
+
+
+def test_the_site_data_tells_each_questions_terms_hash_and_grading(built):
+    text = (built / "site" / "assets" / "exam-data.js").read_text(encoding="utf-8")
+    data = json.loads(text.removeprefix("window.EXAM_DATA = ").removesuffix(";\n"))
+    bank = {q["id"]: q for q in json.loads((built / "bank.json").read_text(encoding="utf-8"))["questions"]}
+    assert data["order"] == list(bank) and all(data["questions"][i]["hash"] == bank[i]["content_hash"] for i in bank)
+    q = data["questions"]
+    assert q["gen-which-term-gizmo"]["topics"] == ["gizmo"]  # its answer, not its three distractors
+    assert q["gen-matching-widget"]["topics"] == ["cache", "gizmo", "sprocket", "widget"]
+    assert q["1.1-q4"]["self"] and q["1.1-q4"]["grade"] == {"type": "short_answer", "accepted": [], "self": True}
+    assert not q["gen-cloze-1.1-things-c1"]["self"] and q["gen-cloze-1.1-things-c1"]["grade"]["accepted"]
+    assert data["mock"] == {"questions": 50, "minutes": 60, "pass": 70}  # the defaults: valid.yaml has no mock_exam
+    assert data["storageKey"] == f"exam-prep:demo:progress-{PROGRESS_VERSION}"
