@@ -141,3 +141,13 @@ def test_the_site_data_tells_each_questions_terms_hash_and_grading(built):
     assert not q["gen-cloze-1.1-things-c1"]["self"] and q["gen-cloze-1.1-things-c1"]["grade"]["accepted"]
     assert data["mock"] == {"questions": 50, "minutes": 60, "pass": 70}  # the defaults: valid.yaml has no mock_exam
     assert data["storageKey"] == f"exam-prep:demo:progress-{PROGRESS_VERSION}"
+
+
+def test_mock_exam_settings_are_checked_where_they_are_written(make_sources, run_cli):
+    sources = make_sources("valid", exam="mock_typo")
+    run = run_cli("validate", "--sources", str(sources), cwd=sources.parent)
+    assert run.code == 1
+    assert [line for line in run.lines if "mock_exam" in line] == [
+        "sources/demo/exam.yaml:8:24: error: mock_exam.questions: input should be greater than or equal to 1, got the number 0 [schema]",
+        "sources/demo/exam.yaml:8:27: error: mock_exam.pas: unknown key 'pas'; did you mean 'pass'? (expected one of: minutes, pass, questions) [schema]",
+    ]

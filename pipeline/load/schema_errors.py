@@ -37,20 +37,25 @@ def _unwrap(annotation: Any) -> Any:
     return None
 
 
+def source_keys(model: type[BaseModel]) -> dict[str, Any]:
+    """The keys a source writes for a model's fields (a field's alias when it has one: `pass` for pass_mark)."""
+    return {field.alias or name: field for name, field in model.model_fields.items()}
+
+
 def model_at(root: type[BaseModel], path: PathKey) -> type[BaseModel] | None:
     """The model class that validates the mapping at `path`, or None where there is no model."""
     model: type[BaseModel] | None = root
     for part in path:
         if isinstance(part, int) or model is None:
             continue  # list indexes do not change the item model
-        field = model.model_fields.get(part)
+        field = source_keys(model).get(part)
         model = _unwrap(field.annotation) if field else None
     return model
 
 
 def _field_description(root: type[BaseModel], path: PathKey) -> str:
     parent = model_at(root, path[:-1]) if path else None
-    field = parent.model_fields.get(path[-1]) if parent and isinstance(path[-1], str) else None
+    field = source_keys(parent).get(path[-1]) if parent and isinstance(path[-1], str) else None
     text = (field.description or "").rstrip(".") if field else ""
     return text[:1].lower() + text[1:]
 
@@ -76,14 +81,14 @@ def _resolve(doc: YamlDocument, loc: tuple[Any, ...]) -> tuple[PathKey, str | No
 def _close_key(root: type[BaseModel], path: PathKey) -> str | None:
     """The allowed key an unknown key at `path` most likely misspells, if any."""
     model = model_at(root, path[:-1])
-    guess = difflib.get_close_matches(str(path[-1]), sorted(model.model_fields) if model else [], n=1)
+    guess = difflib.get_close_matches(str(path[-1]), sorted(source_keys(model)) if model else [], n=1)
     return guess[0] if guess else None
 
 
 def _unknown_key_message(root: type[BaseModel], path: PathKey) -> str:
     key, guess = str(path[-1]), _close_key(root, path)
     model = model_at(root, path[:-1])
-    allowed = sorted(model.model_fields) if model else []
+    allowed = sorted(source_keys(model)) if model else []
     hint = f"; did you mean '{guess}'?" if guess else ""
     return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})"
 
