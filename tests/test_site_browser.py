@@ -220,4 +220,7 @@ def test_without_javascript_pages_read_and_answers_open(page, context, built):
     assert not page.locator(".filters").is_visible() and page.locator("form.question").count() == len(_bank(built))
     page.goto(_url(built, "search.html"))
     assert page.locator("main").inner_text().find("Search needs JavaScript") >= 0
+    for name, says in (("review.html", "Review needs JavaScript"), ("mock.html", "The mock exam needs JavaScript"), ("progress.html", "Progress is kept by JavaScript")):
+        page.goto(_url(built, name))
+        assert says in page.locator("main").inner_text() and page.locator("form.question:visible").count() == 0, name
     assert context.offsite == []
