@@ -21,7 +21,8 @@ PROGRESS_FORMAT = "exam-prep-progress"
 PROGRESS_VERSION = 1  # a new version when an older site could no longer read the document
 
 Hash = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$", description="The question's content hash (bank.json content_hash) when this was recorded.")]
-Response = list[str] | dict[str, str] | str | None
+PartResponse = list[str] | dict[str, str] | str | None  # option ids or items in order, {prompt id: answer id}, or text
+Response = list[PartResponse] | None  # one per part of the question, in part order; null when revealed first
 
 
 class ProgressModel(BaseModel):
@@ -46,7 +47,7 @@ class FsrsCard(ProgressModel):
 class LastAnswer(ProgressModel):
     """The learner's latest answer to a question, shown on the question after a reload."""
 
-    response: Response = Field(description="What was answered: option ids, {pair id: answer id}, {item id: place}, or the typed text; null when the answer was revealed first.")
+    response: Response = Field(description="What was answered, one entry per part: option ids, {prompt id: answer id}, item ids in the learner's order, or the typed text; null when the answer was revealed first.")
     result: Literal["right", "wrong", "revealed"] = Field(description="How it was marked; revealed: the answer was shown before answering (rated Again).")
     rating: Literal[1, 2, 3, 4] | None = Field(description="The FSRS rating it gave (1 Again, 2 Hard, 3 Good, 4 Easy); null when it rated nothing (a repeat the same day).")
     time: dt.datetime = Field(description="When.")

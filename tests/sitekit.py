@@ -23,10 +23,6 @@ from tests.conftest import FIXTURES, ROOT, TODAY, write_found_lock
 
 OBJECTIVES = ("valid", "terms_four", "site_every_type")
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def build_site(base: Path, *objectives: str, exam: str = "valid", edit=None) -> Path:
@@ -45,21 +41,6 @@ def build_site(base: Path, *objectives: str, exam: str = "valid", edit=None) -> 
         code = main(["build", "--sources", str(base / "sources"), "--out", str(base / "out"), "--today", TODAY])
     assert code == 0
     return base / "out" / "demo"
-
-
-@contextlib.contextmanager
-def launch():
-    """Debian's chromium driven by Playwright (never a downloaded browser), for as long as the block runs."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright is not installed: make test installs requirements.txt")
-    if not shutil.which(CHROMIUM):
-        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=CHROMIUM_ARGS, timeout=30_000)
-        yield browser
-        browser.close()
 
 
 @contextlib.contextmanager
@@ -129,24 +110,31 @@ def axe_serious(page, preload: bool = True) -> list[tuple[str, str, int]]:
 
 
 def fill_answer(form, q: dict, right: bool) -> None:
-    """Fill in a question's form from the bank: the right answer, or a wrong one."""
-    kind = q["type"]
-    if kind in ("single", "multiple", "true_false"):
-        chosen = [o["id"] for o in q["options"] if o["correct"] == right][:1 if kind != "multiple" or not right else None]
+    """Fill in a question's form from the bank: the right answer, or a wrong one, by the shape of its part."""
+    part = q["parts"][0]
+    if part["shape"] == "choices":
+        chosen = [o["id"] for o in part["options"] if o["correct"] == right][:None if part["multiple"] and right else 1]
         for box in form.locator("input[type=checkbox]").all():
             box.uncheck()
         for option_id in chosen:
             form.locator(f"input[value='{option_id}']").check()
-    elif kind == "short_answer":
-        form.locator("input[type=text]").fill((q["accepted_answers"] or [q["answer"]])[0] if right else "something else")
-    elif kind == "matching":
-        ids = [p["answer_id"] for p in q["pairs"]]
-        for pair, answer in zip(q["pairs"], ids if right else ids[1:] + ids[:1], strict=True):
-            form.locator(f"select[data-pair='{pair['id']}']").select_option(answer)
+    elif part["shape"] == "text":
+        form.locator("input[type=text], textarea").fill((part["accepted"] or ["My own words"])[0] if right else "something else")
+    elif part["shape"] == "pairs":
+        ids = [p["answer_id"] for p in part["prompts"]]
+        for prompt, answer in zip(part["prompts"], ids if right else ids[1:] + ids[:1], strict=True):
+            form.locator(f"select[data-pair='{prompt['id']}']").select_option(answer)
+    elif part["shape"] == "numeric":
+        form.locator("input[type=text]").fill(part["value_text"] if right else str(part["high"] + 1))
     else:
-        order = q["correct_order"] if right else q["correct_order"][::-1]
-        for item in q["items"]:
+        order = part["correct_order"] if right else part["correct_order"][::-1]
+        for item in part["items"]:
             form.locator(f"select[data-item='{item['id']}']").select_option(str(order.index(item["id"]) + 1))
+
+
+def graded(q: dict) -> bool:
+    """Whether the site grades the question itself (a written answer without accepted answers is the learner's to judge)."""
+    return all(p["shape"] != "text" or p["accepted"] for p in q["parts"])
 
 
 def tab_to(page, selector: str, limit: int = 200) -> None:

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from pipeline.questions import TYPES
+from pipeline.questions import make_question
 from pipeline.render import RENDERERS, load
 from pipeline.render.site import paths, site
 from pipeline.render.site.html import CSP
 from pipeline.render.site.links import keep_allowed_links
+from pipeline.shapes.parts import SHAPE_NAMES
 from pipeline.view.fingerprint import content_hash
-from schema.models import Question
 from schema.progress import PROGRESS_VERSION
 from tests.sitekit import build_site
 from tests.viewkit import view_of
@@ -79,10 +79,12 @@ def test_questions_and_options_in_the_banks_order(built):
     forms = _pages(built)["practice.html"].select("form.question")
     assert [f["data-qid"] for f in forms] == [q["id"] for q in bank]
     for form, q in zip(forms, bank, strict=True):
+        part = q["parts"][0]
         shown = [i["value"] for i in form.select("input[type=radio], input[type=checkbox]")]
-        assert shown == [o["id"] for o in q["options"]], q["id"]
-        assert [s["data-pair"] for s in form.select("select[data-pair]")] == [p["id"] for p in q["pairs"]]
-        assert [s["data-item"] for s in form.select("select[data-item]")] == [i["id"] for i in q["items"]]
+        assert shown == [o["id"] for o in part.get("options", [])], q["id"]
+        assert [s["data-pair"] for s in form.select("select[data-pair]")] == [p["id"] for p in part.get("prompts", [])]
+        assert [s["data-item"] for s in form.select("select[data-item]")] == [i["id"] for i in part.get("items", [])]
+        assert [d["data-shape"] for d in form.select("[data-part]")] == [p["shape"] for p in q["parts"]]
 
 
 def test_answers_are_in_details_for_readers_without_javascript(built):
@@ -106,17 +108,17 @@ def test_safe_names_are_one_to_one_and_plain():
     assert paths.objective_page("6.1") == "objective-6-1.html" and paths.objective_page("12.10") == "objective-12-10.html"
 
 
-def test_the_site_renders_every_question_type():
+def test_the_site_asks_every_shape():
     assert RENDERERS["site"] and load(RENDERERS["site"]) is site.render
-    assert set(TYPES) == site.TYPES
-    for kind in site.TYPES:
-        assert (site.SITE_TEMPLATES / "questions" / f"{kind}.html.j2").is_file()
-        assert (site.SITE_TEMPLATES / "answers" / f"{kind}.html.j2").is_file()
+    assert set(SHAPE_NAMES) == site.SHAPES
+    for shape in site.SHAPES:
+        assert (site.SITE_TEMPLATES / "shapes" / f"{shape}.html.j2").is_file()
+        assert (site.SITE_TEMPLATES / "answers" / f"{shape}.html.j2").is_file()
 
 
-def _single(**changes) -> Question:
+def _single(**changes):
     fields = {"id": "6.1-q1", "type": "single", "stem": "Which size?", "options": ["4096", "4097"], "answer": "4096", "explanation": "A multiple of 8."}
-    return Question(**{**fields, **changes})
+    return make_question(**{**fields, **changes})
 
 
 def test_the_content_hash_follows_what_a_learner_sees_and_is_graded_on():
@@ -137,8 +139,8 @@ def test_the_site_data_tells_each_questions_terms_hash_and_grading(built):
     q = data["questions"]
     assert q["gen-which-term-gizmo"]["topics"] == ["gizmo"]  # its answer, not its three distractors
     assert q["gen-matching-widget"]["topics"] == ["cache", "gizmo", "sprocket", "widget"]
-    assert q["1.1-q4"]["self"] and q["1.1-q4"]["grade"] == {"type": "short_answer", "accepted": [], "self": True}
-    assert not q["gen-cloze-1.1-things-c1"]["self"] and q["gen-cloze-1.1-things-c1"]["grade"]["accepted"]
+    assert q["1.1-q4"]["self"] and [p["accepted"] for p in q["1.1-q4"]["grade"]["parts"]] == [[]]  # a model answer only
+    assert not q["gen-cloze-1.1-things-c1"]["self"] and q["gen-cloze-1.1-things-c1"]["grade"]["parts"][0]["accepted"]
     assert data["mock"] == {"questions": 50, "minutes": 60, "pass": 70}  # the defaults: valid.yaml has no mock_exam
     assert data["storageKey"] == f"exam-prep:demo:progress-{PROGRESS_VERSION}"
 

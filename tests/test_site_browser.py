@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.questions import TYPES
 from schema.progress import PROGRESS_VERSION
-from tests.sitekit import axe_serious, build_site, fill_answer, guarded_context, page_of, serve, tab_to
+from tests.sitekit import axe_serious, build_site, fill_answer, graded, guarded_context, page_of, serve, tab_to
 
 TEMPLATE_PAGES = ("index.html", "objective-2-1.html", "glossary.html", "practice.html", "references.html", "search.html",
                   "review.html", "mock.html", "progress.html")
@@ -61,8 +62,9 @@ def _pick_radio(page, target: int) -> None:
 
 def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, built, server):
     q = _bank(built)["2.1-q.single"]
-    right = next(i for i, o in enumerate(q["options"]) if o["correct"])
-    wrong = (right + 1) % len(q["options"])
+    options = q["parts"][0]["options"]
+    right = next(i for i, o in enumerate(options) if o["correct"])
+    wrong = (right + 1) % len(options)
     page.goto(server + "objective-2-1.html")
     feedback = page.locator(f"{SINGLE} .feedback")
     assert feedback.get_attribute("role") == "status" and feedback.get_attribute("aria-live") == "polite"
@@ -104,10 +106,10 @@ def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, conte
     page.goto(_url(built, "practice.html"))  # file://: scripts come by <script src>, the CSP lets them run
     bank = _bank(built)
     first_of_type = {}
-    for qid, q in bank.items():  # short answers: a fill-in (accepted answers); the self-graded ones: test_site_practice.py
-        if q["type"] != "short_answer" or q["accepted_answers"]:
+    for qid, q in bank.items():
+        if graded(q):
             first_of_type.setdefault(q["type"], qid)
-    assert set(first_of_type) == {"single", "multiple", "true_false", "short_answer", "matching", "ordering"}
+    assert set(first_of_type) == set(TYPES)
     for qid in first_of_type.values():
         form = page.locator(f"form[data-qid='{qid}']")
         form.locator("button.check").click()
@@ -117,7 +119,12 @@ def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, conte
             form.locator("button.check").click()
             assert form.locator(".verdict").text_content() == verdict, (qid, right)
     summary = page.locator(".progress-summary").text_content()
-    assert summary == f"6 of {len(bank)} questions answered, 0 right on the first try."  # wrong first, then right: not counted
+    assert summary == f"{len(TYPES)} of {len(bank)} questions answered, 0 right on the first try."  # wrong first, then right: not counted
+    essay = next(qid for qid, q in bank.items() if not graded(q))
+    form = page.locator(f"form[data-qid='{essay}']")
+    form.locator("textarea").fill("My own words")
+    form.locator("button.check").click()
+    assert form.locator(".verdict").text_content() == "Compare your answer with the model answer:"
     assert context.offsite == [] and page.errors == []
 
 

@@ -76,6 +76,7 @@ def _answer_shown(page, bank, right: bool) -> str:
     form = page.locator("#review-stage form.question")
     qid = form.get_attribute("data-qid")
     if form.get_attribute("data-self") is not None:
+        form.locator("input[type=text], textarea").fill("In my own words")
         form.locator("button.check").click()
         form.locator(f".self-grade button[data-rating='{3 if right else 1}']").click()
     else:
@@ -166,7 +167,7 @@ def test_revealing_the_answer_first_counts_as_again_and_the_answer_then_counts_n
     assert page.locator(".progress-summary").text_content().endswith(", 0 right on the first try.")
 
     page.reload()  # the last answer and its result come back
-    right = next(o["id"] for o in bank["2.1-q.single"]["options"] if o["correct"])
+    right = next(o["id"] for o in bank["2.1-q.single"]["parts"][0]["options"] if o["correct"])
     assert form.locator(f"input[value='{right}']").is_checked()
     assert form.locator("[data-qprogress]").text_content().startswith("· last answer: right (2026-11-30)")
 
@@ -196,8 +197,10 @@ def test_short_answers_are_self_graded_after_the_model_answer_by_keyboard(page, 
     _open(page, built, "objective-1-1.html")
     form = page.locator(ESSAY)
     assert form.locator("button.check").text_content() == "Show model answer"
-    form.locator("input[type=text]").fill("Stuff, I think")
-    form.locator("input[type=text]").press("Enter")  # submits the form
+    field = form.locator("input[type=text], textarea")
+    field.fill("Stuff, I think")
+    form.locator("button.check").focus()
+    page.keyboard.press("Enter")
     assert form.locator(".verdict").text_content() == "Compare your answer with the model answer:"
     assert "Stuff." in form.locator(".feedback").inner_text()
     buttons = form.locator(".self-grade button").evaluate_all("bs => bs.map(b => b.textContent)")
@@ -209,7 +212,7 @@ def test_short_answers_are_self_graded_after_the_model_answer_by_keyboard(page, 
     assert form.locator(".self-grade").is_hidden()
     doc = _doc(page)
     assert [(r["card_id"], r["rating"]) for r in doc["log"]] == [("1.1-q4", 2)]
-    assert doc["cards"]["1.1-q4"]["last"] == {"response": "Stuff, I think", "result": "right", "rating": 2, "time": "2026-11-30T12:00:00.000Z"}
+    assert doc["cards"]["1.1-q4"]["last"] == {"response": ["Stuff, I think"], "result": "right", "rating": 2, "time": "2026-11-30T12:00:00.000Z"}
     gap = page.locator("form[data-qid='gen-cloze-1.1-things-c1']")  # a fill-in has accepted answers: graded, not self-graded
     assert gap.get_attribute("data-self") is None and gap.locator("button.check").text_content() == "Check answer"
     assert _axe(page) == []
@@ -276,9 +279,9 @@ def _practise(page, built, bank) -> None:
 
 def test_export_reset_import_restores_the_state(page, built, bank, tmp_path):
     _practise(page, built, bank)
-    written = page.evaluate("""() => [ExamPrep.store.responseText({i2: "3", i1: "1", i3: "2"}), ExamPrep.store.responseText({p2: "m1", p1: "m2"}),
-                                     ExamPrep.store.responseText(["c", "a"]), ExamPrep.store.responseText(null)]""")
-    assert written == ["i1|i3|i2", "p1=m2|p2=m1", "c|a", ""]  # ordering in the learner's order, matching pairs, choices, revealed
+    written = page.evaluate("""() => [ExamPrep.store.responseText([["i1", "i3", "i2"]]), ExamPrep.store.responseText([{p2: "m1", p1: "m2"}]),
+                                     ExamPrep.store.responseText([["c", "a"]]), ExamPrep.store.responseText(["typed, text"]), ExamPrep.store.responseText(null)]""")
+    assert written == ["i1|i3|i2", "p1=m2|p2=m1", "c|a", "typed, text", ""]  # sequence in the learner's order, pairs, choices, text, revealed
     _open(page, built, "progress.html")
     before, text = _doc(page), _download(page, "#export-json")
     exported = json.loads(text)
@@ -291,10 +294,10 @@ def test_export_reset_import_restores_the_state(page, built, bank, tmp_path):
         (q, int(DAY1.timestamp() * 1000), rating, 0) for q, rating in (("1.1-q1", 3), ("2.1-q.single", 1), ("2.2-g1", 3))]
     rows = list(csv.DictReader(io.StringIO(_download(page, "#export-responses"))))
     learner = _doc(page)["settings"]["learner"]
-    wrong = next(o["id"] for o in bank["2.1-q.single"]["options"] if not o["correct"])
+    wrong = next(o["id"] for o in bank["2.1-q.single"]["parts"][0]["options"] if not o["correct"])
     assert re.fullmatch(r"u-[0-9a-f]{8}", learner) and list(rows[0]) == ["learner", "question_id", "response", "score", "time"]
     assert [tuple(r.values()) for r in rows] == [(learner, q, response, s, "2026-11-30T12:00:00.000Z") for q, response, s in (
-        ("1.1-q1", next(o["id"] for o in bank["1.1-q1"]["options"] if o["correct"]), "1"), ("2.1-q.single", wrong, "0"), ("2.2-g1", "a", "1"))]
+        ("1.1-q1", next(o["id"] for o in bank["1.1-q1"]["parts"][0]["options"] if o["correct"]), "1"), ("2.1-q.single", wrong, "0"), ("2.2-g1", "a", "1"))]
 
     page.click(".progress-tools .reset")
     assert _doc(page) is None

@@ -3,8 +3,8 @@
 The bank carries it (`content_hash`) and the study site's progress keeps it beside each card, so an import
 into a newer build keeps a card whose question is the same and starts over one whose question changed.
 
-It hashes what a learner sees and is graded on (stem, options and which are right, pairs, items and their
-order, the model and accepted answers, the type) and leaves out what can change without changing the
+It hashes what a learner sees and is graded on (the type, stem, prompt, the parts with their display order
+and keys, the answer and how it is scored) and leaves out what can change without changing the
 question: the explanation, citations, difficulty, tags, numbering and the place in the sources. It is
 written over every other field of the question view, so a field added later counts unless it is named here.
 It is not an id (ids come from the sources): two questions may well share a hash.
@@ -33,7 +33,7 @@ def content_hash(q: QuestionView) -> str:
 
 
 def _plain(value: object) -> object:
-    """Nested view records (options, pairs, items) as dicts; anything else as text."""
+    """Parts (with their shape's name) and nested records as dicts; anything else as text."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
+        return {"shape": getattr(value, "shape", None), **dataclasses.asdict(value)}
     return str(value)

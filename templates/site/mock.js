@@ -104,7 +104,7 @@
     });
   }
   function record(f) {
-    var id = f.dataset.qid, response = P.responseOf(f), status = P.grade(DATA.questions[id].grade, response);
+    var id = f.dataset.qid, response = P.responseOf(f), status = P.grade(DATA.questions[id], response);
     if (status === "incomplete") { delete attempt.answers[id]; } else { attempt.answers[id] = response; }
     attempt.flagged = attempt.questions.filter(function (q) { return form(q).querySelector(".flag-box").checked; });
     persist();
@@ -155,7 +155,7 @@
     attempt.finished = now.toISOString();
     attempt.timed_out = !!timedOut;
     attempt.right = attempt.questions.filter(function (id) {
-      return P.own(attempt.answers, id) && P.grade(DATA.questions[id].grade, attempt.answers[id]) === "right";
+      return P.own(attempt.answers, id) && P.grade(DATA.questions[id], attempt.answers[id]) === "right";
     });
     attempt.questions.forEach(function (id) {
       doc.answers.push({card_id: id, time: attempt.finished, response: P.own(attempt.answers, id) ? attempt.answers[id] : null,

@@ -13,30 +13,60 @@
   P.now = function () { return new Date(); };
   P.each = each;
 
-  /* What the form says: option ids, text, {pair id: answer id} or {item id: place}. */
+  /* What the learner gave for one part, in the shape grade.js reads: option ids, text, prompt -> answer, item ids in order. */
+  function partResponse(el, shape) {
+    if (shape === "choices") {
+      return Array.prototype.map.call(el.querySelectorAll("input:checked"), function (i) { return i.value; });
+    }
+    if (shape === "text" || shape === "numeric") {
+      return el.querySelector("input, textarea").value;
+    }
+    var selects = Array.prototype.slice.call(el.querySelectorAll("select"));
+    if (selects.some(function (s) { return !s.value; })) { return null; }
+    if (shape === "pairs") {
+      var pairs = {};
+      selects.forEach(function (s) { pairs[s.dataset.pair] = s.value; });
+      return pairs;
+    }
+    var order = selects.slice().sort(function (a, b) { return Number(a.value) - Number(b.value); });
+    return order.map(function (s) { return s.dataset.item; });
+  }
+  /* The form's answer: one response per part, in part order. */
   function responseOf(form) {
-    var q = DATA.questions[form.dataset.qid].grade, out;
-    if (q.type === "short_answer") { return form.querySelector("input[type=text]").value; }
-    if (q.type === "matching" || q.type === "ordering") {
-      out = {};
-      each(form.querySelectorAll("select"), function (s) { if (s.value) { out[s.dataset.pair || s.dataset.item] = s.value; } });
-      return out;
-    }
-    return Array.prototype.map.call(form.querySelectorAll("input:checked:not(.flag-box)"), function (i) { return i.value; });
+    return Array.prototype.map.call(form.querySelectorAll("[data-part]"), function (el) { return partResponse(el, el.dataset.shape); });
   }
-  function showResponse(form, response) {
-    var q = DATA.questions[form.dataset.qid].grade;
-    if (response === null || response === undefined) { return; }
-    if (q.type === "short_answer") { form.querySelector("input[type=text]").value = String(response); return; }
-    if (q.type === "matching" || q.type === "ordering") {
-      each(form.querySelectorAll("select"), function (s) {
-        var key = s.dataset.pair || s.dataset.item;
-        s.value = P.own(response, key) ? response[key] : "";
-      });
-      return;
-    }
-    each(form.querySelectorAll("input[type=radio], input[type=checkbox]:not(.flag-box)"), function (i) { i.checked = response.indexOf(i.value) >= 0; });
+  /* Put a saved answer back into the form (after a reload: the learner sees what they answered). */
+  function showResponse(form, responses) {
+    if (!Array.isArray(responses)) { return; }
+    each(form.querySelectorAll("[data-part]"), function (el, i) {
+      var given = responses[i], shape = el.dataset.shape;
+      if (given === null || given === undefined) { return; }
+      if (shape === "choices") {
+        each(el.querySelectorAll("input"), function (input) { input.checked = given.indexOf(input.value) >= 0; });
+      } else if (shape === "text" || shape === "numeric") {
+        el.querySelector("input, textarea").value = String(given);
+      } else if (shape === "pairs") {
+        each(el.querySelectorAll("select"), function (s) { s.value = P.own(given, s.dataset.pair) ? given[s.dataset.pair] : ""; });
+      } else {
+        each(el.querySelectorAll("select"), function (s) { s.value = given.indexOf(s.dataset.item) >= 0 ? String(given.indexOf(s.dataset.item) + 1) : ""; });
+      }
+    });
   }
+
+  /* The verdict on a whole question, through grade.js (the rules are the build's data): "incomplete" while a part
+     is unanswered, "self" when an answered part is for the learner to judge (written, no accepted answers),
+     else "right" when every part is right, or "wrong". */
+  P.grade = function (q, responses) {
+    var self = false, verdicts = q.grade.parts.map(function (rule, i) {
+      var given = responses[i];
+      if (rule.shape === "text" && !rule.accepted.length && typeof given === "string" && given.trim()) { self = true; return {right: true}; }
+      return window.ExamGrade.grade(rule, given, DATA.grading);
+    });
+    if (verdicts.some(function (v) { return v.right === null; })) { return "incomplete"; }
+    if (self) { return "self"; }
+    return verdicts.every(function (v) { return v.right; }) ? "right" : "wrong";
+  };
+
   function clearForm(form) {
     form.reset();
     form.querySelector(".feedback").textContent = "";
@@ -77,7 +107,7 @@
   function check(event) {
     event.preventDefault();
     var form = event.currentTarget, id = form.dataset.qid, q = DATA.questions[id], response = responseOf(form);
-    var status = P.grade(q.grade, response);
+    var status = P.grade(q, response);
     if (status === "incomplete") { announce(form, status); return; }
     if (status === "self") {
       form.dataset.shown = "";  // the model answer is out: opening the details now reveals nothing new

@@ -122,17 +122,16 @@
     return /[",\r\n]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
   }
   function csv(rows) { return rows.map(function (r) { return r.map(csvField).join(","); }).join("\r\n") + "\r\n"; }
-  /* A response in the bank's ids as the long format writes it (issue 23's README): option ids joined by |,
-     matching pairs as p1=m2|p2=m1, ordering items in the learner's order, typed text as typed. */
+  /* A response in the bank's ids as the long format writes it (issue 23's README): option ids joined by |, matching
+     pairs as p1=m2|p2=m1, sequence items in the learner's order, typed text as typed; parts one after another. */
+  function partText(given) {
+    if (given === null || given === undefined) { return ""; }
+    if (Array.isArray(given)) { return given.join("|"); }
+    if (typeof given === "object") { return Object.keys(given).sort().map(function (k) { return k + "=" + given[k]; }).join("|"); }
+    return String(given);
+  }
   function responseText(response) {
-    if (response === null || response === undefined) { return ""; }
-    if (Array.isArray(response)) { return response.join("|"); }
-    if (typeof response !== "object") { return String(response); }
-    var keys = Object.keys(response).sort();
-    if (keys.length && /^i\d+$/.test(keys[0])) {  // ordering: {item id: place} -> the items by place
-      return keys.slice().sort(function (a, b) { return Number(response[a]) - Number(response[b]); }).join("|");
-    }
-    return keys.map(function (k) { return k + "=" + response[k]; }).join("|");
+    return Array.isArray(response) ? response.map(partText).join("|") : partText(response);
   }
   /* The review log in the FSRS optimizer's columns: review_time in milliseconds, review_state before the review. */
   function reviewLogCsv(doc) {

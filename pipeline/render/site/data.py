@@ -11,6 +11,7 @@ import json
 
 from pipeline.render.site import paths
 from pipeline.render.site.topics import question_topics
+from pipeline.shapes import grading
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
 from pipeline.view.fingerprint import content_hash
@@ -25,19 +26,14 @@ def storage_key(view: ExamView) -> str:
 
 
 def self_graded(q: QuestionView) -> bool:
-    """A short answer with only a model answer: the learner compares and rates it (the norm for free text)."""
-    return q.type == "short_answer" and not q.accepted_answers
+    """A written answer with only a model answer: the learner compares and rates it (the norm for free text)."""
+    return any(part.shape == "text" and not part.auto for part in q.parts)
 
 
 def answer_data(q: QuestionView) -> dict:
-    """What grading needs to mark an answer; the page itself holds the explanation."""
-    if q.type == "short_answer":
-        return {"type": q.type, "accepted": list(q.accepted_answers), "self": self_graded(q)}
-    if q.type == "matching":
-        return {"type": q.type, "pairs": {p.id: p.answer_id for p in q.pairs}}
-    if q.type == "ordering":
-        return {"type": q.type, "order": list(q.correct_order)}
-    return {"type": q.type, "correct": [o.id for o in q.options if o.correct]}
+    """What the practice script needs to mark an answer: each part's grading rule (pipeline/shapes/grading.py),
+    the one definition templates/site/grade.js applies; the page itself holds the explanation."""
+    return {"type": q.type, "parts": [grading.rule(part) for part in q.parts]}
 
 
 def question_data(q: QuestionView, topics: list[str]) -> dict:
@@ -49,7 +45,10 @@ def question_data(q: QuestionView, topics: list[str]) -> dict:
     }
 
 
-def exam_data(view: ExamView) -> dict:
+def exam_data(view: ExamView, held: frozenset[str] | None = None) -> dict:
+    """Everything the scripts read, for the questions the site shows (`held`: all when None)."""
+    held = frozenset(q.id for q in view.questions) if held is None else held
+    questions = [q for q in view.questions if q.id in held]
     topics = question_topics(view)
     mock = view.exam.mock_exam
     return {
@@ -57,10 +56,11 @@ def exam_data(view: ExamView) -> dict:
         "code": view.exam.code,
         "storageKey": storage_key(view),
         "progressVersion": PROGRESS_VERSION,
-        "questions": {q.id: question_data(q, topics[q.id]) for q in view.questions},
-        "order": [q.id for q in view.questions],
+        "grading": grading.site_data(),
+        "questions": {q.id: question_data(q, topics[q.id]) for q in questions},
+        "order": [q.id for q in questions],
         "objectives": {o.id: {"heading": o.heading, "section": o.section, "page": paths.objective_page(o.id),
-                              "questions": [q.id for q in (*o.questions, *o.generated)]} for o in view.objectives},
+                              "questions": [q.id for q in (*o.questions, *o.generated) if q.id in held]} for o in view.objectives},
         "sections": [{"number": s.number, "heading": s.heading, "weight": s.weight, "objectives": [o.id for o in s.objectives]}
                      for s in view.sections],
         "mock": {"questions": mock.questions, "minutes": mock.minutes, "pass": mock.pass_mark},

@@ -17,6 +17,7 @@ from pipeline.render import vendor
 from pipeline.render.site import data, paths
 from pipeline.render.site.data import self_graded
 from pipeline.render.site.html import SITE_TEMPLATES, render_page
+from pipeline.render.support import writable
 from pipeline.view.model import ExamView, ObjectiveView
 from schema.export import schema_text
 from schema.progress import PROGRESS_VERSION, Progress
@@ -25,10 +26,12 @@ if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this mo
     from pipeline.render import RenderContext
 
 SITE_DIR = "site"
-TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching", "ordering"})  # each has templates/site/questions/<type>
 # copied from templates/site/ into assets/: the style, and scripts of one idea each (see each file's head)
 STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "progress.js", "search.js")
 PROGRESS_SCHEMA = "progress.schema.json"  # the published schema of the progress export, beside the scripts
+# The shapes the site can ask: those with an input template and an answer template.
+SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (SITE_TEMPLATES / "shapes").glob("*.html.j2")
+                   if (SITE_TEMPLATES / "answers" / p.name).is_file())
 
 
 @dataclass(frozen=True)
@@ -44,18 +47,21 @@ def glossary(view: ExamView) -> list[GlossaryEntry]:
     return sorted(entries, key=lambda e: e.term.casefold())
 
 
-def pages(view: ExamView) -> dict[str, tuple[str, dict]]:
-    """file name -> (template, values) for every page of the site."""
-    common = {"view": view, "exam": view.exam}
+def pages(view: ExamView, warnings: list[str] | None = None) -> dict[str, tuple[str, dict]]:
+    """file name -> (template, values) for every page of the site; a question of a shape the site cannot ask
+    is left out, with a line in `warnings`."""
+    held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", [] if warnings is None else warnings))
+    common = {"view": view, "exam": view.exam, "held": held}
     result = {
         paths.INDEX: ("index.html.j2", {**common, "title": view.exam.title, "current": paths.INDEX}),
         paths.GLOSSARY: ("glossary.html.j2", {**common, "title": "Glossary", "current": paths.GLOSSARY, "entries": glossary(view)}),
         paths.PRACTICE: ("practice.html.j2", {**common, "title": "Practice", "current": paths.PRACTICE, "questions": view.questions}),
         paths.REFERENCES: ("references.html.j2", {**common, "title": "References", "current": paths.REFERENCES}),
         paths.SEARCH: ("search.html.j2", {**common, "title": "Search", "current": paths.SEARCH}),
-        paths.REVIEW: ("review.html.j2", {**common, "title": "Review", "current": paths.REVIEW, "questions": view.questions}),
+        paths.REVIEW: ("review.html.j2", {**common, "title": "Review", "current": paths.REVIEW,
+                                          "questions": [q for q in view.questions if q.id in held]}),
         paths.MOCK: ("mock.html.j2", {**common, "title": "Mock exam", "current": paths.MOCK,
-                                      "questions": [q for q in view.questions if not self_graded(q)]}),
+                                      "questions": [q for q in view.questions if q.id in held and not self_graded(q)]}),
         paths.PROGRESS: ("progress.html.j2", {**common, "title": "Your progress", "current": paths.PROGRESS,
                                               "progress_version": PROGRESS_VERSION}),
     }
@@ -78,11 +84,12 @@ def _write(path: Path, text: str | bytes) -> Path:
 
 def render(ctx: RenderContext) -> list[Path]:
     view, root = ctx.view, ctx.out_dir / SITE_DIR
-    written = [_write(root / name, render_page(template, **values)) for name, (template, values) in pages(view).items()]
+    written = [_write(root / name, render_page(template, **values)) for name, (template, values) in pages(view, ctx.warnings).items()]
     assets = root / paths.ASSETS
     written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
     written += [_write(assets / name, content) for name, content in vendor.files(vendor.TS_FSRS.name).items()]
     written.append(_write(assets / PROGRESS_SCHEMA, schema_text(PROGRESS_SCHEMA, Progress)))
-    written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view))))
+    held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", []))  # the warnings were given with the pages
+    written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view, held))))
     written.append(_write(assets / "search-index.js", data.as_script("SEARCH_INDEX", data.search_entries(view))))
     return written

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from pipeline.practice.term_forms import slug
+from pipeline.shapes.parts import Choices, Pairs, Part, Sequence, Text
 from pipeline.text.plaintext import to_plain
+from pipeline.text.slug import slug
 from pipeline.view.model import ExamView, QuestionView
 
 
@@ -19,11 +20,21 @@ def _pattern(term: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w])" + re.escape(term.casefold()) + r"(?:s|es)?(?![\w])")
 
 
+def _right_answers(part: Part) -> list[str]:
+    if isinstance(part, Choices):
+        return [o.text_md for o in part.correct]
+    if isinstance(part, Text):
+        return [part.model_answer_md or "", *part.accepted]
+    if isinstance(part, Pairs):
+        return [text for p in part.prompts for text in (p.text_md, part.answer_of(p).text_md)]
+    if isinstance(part, Sequence):
+        return [i.text_md for i in part.items]
+    return []  # a number names no term
+
+
 def answer_side(q: QuestionView) -> list[str]:
-    """The stem and the right answers of a question, as Markdown."""
-    texts = [q.stem_md, q.answer_md or "", *q.accepted_answers, *(o.text_md for o in q.correct_options)]
-    texts += [p.prompt_md for p in q.pairs] + [a.text_md for a in q.answers if any(p.answer_id == a.id for p in q.pairs)]
-    return texts + [i.text_md for i in q.items]
+    """The stem and the right answers of a question's parts, as Markdown."""
+    return [q.stem_md] + [text for part in q.parts for text in _right_answers(part)]
 
 
 def question_topics(view: ExamView) -> dict[str, list[str]]:
