@@ -118,7 +118,7 @@ def test_ts_fsrs_in_the_site_and_py_fsrs_agree_on_a_recorded_log(browser, built)
     site = built / "site"
     with guarded_context(browser, (site.as_uri() + "/",), timezone_id="UTC") as context:
         page = page_of(context)
-        page.clock.install(time=START)
+        page.clock.install(time=START - dt.timedelta(hours=1))
         page.clock.pause_at(START)  # a fixed clock: nothing in the replay may read the real one
         page.goto((site / "review.html").as_uri())
         result = page.evaluate(REPLAY, [[e.card, e.time.isoformat(), e.rating] for e in log])
