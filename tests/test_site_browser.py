@@ -128,6 +128,21 @@ def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, conte
     assert context.offsite == [] and page.errors == []
 
 
+def test_a_number_is_marked_right_within_its_tolerance_and_wrong_outside(page, context, built):
+    page.goto(_url(built, "objective-2-1.html"))
+    form = page.locator("form[data-qid='2.1-q.pi']")
+    box = form.locator("input[type=text]")
+    assert box.get_attribute("inputmode") == "decimal"
+    verdicts = {}
+    for typed in ("3.14", "3.2", "3.15", "3,14", "pi"):
+        box.fill(typed)
+        form.locator("button.check").click()
+        verdicts[typed] = form.locator(".verdict").text_content()
+    assert verdicts == {"3.14": "Correct.", "3.2": "Not quite.", "3.15": "Correct.", "3,14": "Not quite.", "pi": "Not quite."}
+    assert "3.14 (± 0.01)" in form.locator(".feedback").text_content()  # the answer, shown after checking
+    assert context.offsite == [] and page.errors == []
+
+
 def test_practice_filters_by_section_and_difficulty(page, built):
     page.goto(_url(built, "practice.html"))
     page.select_option("#filter-section", "2")
@@ -231,3 +246,30 @@ def test_without_javascript_pages_read_and_answers_open(page, context, built):
         page.goto(_url(built, name))
         assert says in page.locator("main").inner_text() and page.locator("form.question:visible").count() == 0, name
     assert context.offsite == []
+
+
+def test_question_ids_named_like_built_in_properties_start_unanswered(browser, tmp_path):
+    """`constructor`, `toString`...: a plain object keyed by id would show them answered before any answer."""
+    site = build_site(tmp_path, "valid", "builtin_ids")
+    ctx = browser.new_context()
+    offsite = []
+    ctx.route("**/*", lambda route: route.continue_() if route.request.url.startswith((site / "site").as_uri()) else (offsite.append(route.request.url), route.abort()))
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(_url(site, "objective-1-3.html"))
+    ids = ("constructor", "toString", "hasOwnProperty", "valueOf")
+    assert [page.locator(f"form[data-qid='{qid}'] [data-qprogress]").text_content() for qid in ids] == [""] * 4
+    assert page.locator("[data-progress='1.3']").first.text_content() == "0 of 4 questions answered, 0 right on the first try."
+    for qid, given in (("constructor", "true"), ("valueOf", "true")):  # right, then wrong
+        form = page.locator(f"form[data-qid='{qid}']")
+        form.locator(f"input[value='{given}']").check()
+        form.locator("button.check").click()
+    assert page.locator("form[data-qid='constructor'] .verdict").text_content() == "Correct."
+    assert page.locator("[data-progress='1.3']").first.text_content() == "2 of 4 questions answered, 1 right on the first try."
+    page.reload()
+    shown = [page.locator(f"form[data-qid='{qid}'] [data-qprogress]").text_content() for qid in ids]
+    assert [line.split(" (")[0] for line in shown] == ["· last answer: right", "", "", "· last answer: not right"]
+    stored = json.loads(page.evaluate("() => localStorage.getItem(Object.keys(localStorage)[0])"))
+    assert sorted(stored["cards"]) == ["constructor", "valueOf"] and page.errors == [] and offsite == []
+    ctx.close()

@@ -408,22 +408,3 @@ def test_review_and_the_mock_exam_by_keyboard_alone(page, built, bank):
     page.locator("#mock-finish").focus()
     page.keyboard.press("Enter")
     assert page.evaluate("() => document.activeElement.classList.contains('mock-results')")
-
-
-def test_question_ids_named_like_built_in_properties_are_cards_like_any_other(browser, tmp_path):
-    """`constructor` and `toString` are ids a plain object already answers to: the store keeps them as its own keys."""
-    site = build_site(tmp_path, "valid", "builtin_ids") / "site"
-    bank = {q["id"]: q for q in json.loads((site.parent / "bank.json").read_text(encoding="utf-8"))["questions"]}
-    with guarded_context(browser, (site.as_uri() + "/",), timezone_id="UTC") as context:
-        page = page_of(context)
-        page.clock.install(time=DAY1)
-        page.goto((site / "objective-1-3.html").as_uri())
-        assert page.locator("[data-progress='1.3']").text_content().startswith("0 of 2 questions answered")
-        for qid, right in (("constructor", True), ("toString", False)):
-            form = page.locator(f"form[data-qid='{qid}']")
-            fill_answer(form, bank[qid], right)
-            form.locator("button.check").click()
-        assert page.locator("[data-progress='1.3']").text_content() == "2 of 2 questions answered, 1 right on the first try."
-        page.reload()
-        assert page.locator("form[data-qid='toString'] [data-qprogress]").text_content().startswith("· last answer: not right")
-        assert sorted(_doc(page)["cards"]) == ["constructor", "toString"] and page.errors == [] and context.offsite == []
