@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 ARGS   ?=
 
-.PHONY: build test validate audit schema golden bench lint clean lock system-deps browser-deps
+.PHONY: build test validate audit examples schema golden bench lint clean lock system-deps browser-deps
 
 build: $(STAMP)
 	$(PY) -m pipeline build $(ARGS)
@@ -18,6 +18,12 @@ validate: $(STAMP)
 
 audit: $(STAMP)
 	$(PY) -m pipeline audit $(ARGS)
+
+# Run every worked example in the sandbox and update sources/<exam>/examples.lock.json. The packages the
+# examples need (exam.yaml `examples.requirements`, e.g. torch) go into environments of their own under
+# build/examples/envs, never into .venv: `make test` needs none of them.
+examples: $(STAMP)
+	$(PY) -m pipeline examples $(ARGS)
 
 # Regenerate the committed JSON Schemas from the models (a test fails when they are stale).
 schema: $(STAMP)

@@ -71,13 +71,14 @@ def plain(card_html: str) -> str:
 
 
 def expected_cards(sources: Path) -> dict[str, Counter]:
-    """Cards per objective and per note type, counted from the content: 2 per term, 1 per question, 1 per cloze number."""
+    """Cards per objective and per note type, counted from the content: 2 per term, 1 per question, 1 per cloze number, 1 per example."""
     content = validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
     view = build_view(content, CitationLock.load(content.folder))
     per_type, per_objective = Counter(), Counter()
     for objective in content.objectives:
         clozes = sum(len({m.number for m in cloze.marks(kp.text)}) for kp in objective.key_points)
-        counts = {"term": 2 * len(objective.terms), "question": len(view.objective(objective.id).practice), "cloze": clozes}
+        counts = {"term": 2 * len(objective.terms), "question": len(view.objective(objective.id).practice), "cloze": clozes,
+                  "example": len(objective.examples)}
         per_type.update(counts)
         per_objective[objective.id] = sum(counts.values())
     return {"type": per_type, "objective": per_objective}
@@ -86,11 +87,11 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
 def test_sample_deck_imports_cleanly(build, collection, full_copy, tmp_path):
     log = import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     assert (len(log.conflicting), len(log.duplicate), len(log.missing_notetype), len(log.empty_first_field)) == (0, 0, 0, 0)
-    assert len(log.new) == collection.note_count() == 62  # 18 terms, 32 authored and 4 generated matching questions, 8 key points with cloze marks
+    assert len(log.new) == collection.note_count() == 65  # 18 terms, 32 authored and 4 generated matching questions, 8 key points with cloze marks, 3 examples
     expected = expected_cards(full_copy)
     cards = [collection.get_card(cid) for cid in collection.find_cards("")]
     by_type = Counter(note_types.NOTE_TYPES[[t.model_id for t in note_types.NOTE_TYPES].index(c.note().mid)].key for c in cards)
-    assert by_type == expected["type"] == Counter(term=36, question=36, cloze=8)
+    assert by_type == expected["type"] == Counter(term=36, question=36, cloze=8, example=3)
     by_deck = Counter(collection.decks.name(c.did).rsplit("::", 1)[1].split()[0] for c in cards)
     assert by_deck == expected["objective"]
 

@@ -14,12 +14,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-from ruamel.yaml.util import load_yaml_guess_indent
-
 from pipeline.citations.audit import CitationRef
-from pipeline.errors import PipelineError
+from pipeline.load.roundtrip import load_round_trip
 from pipeline.publish.atomic import write_atomic
 
 
@@ -45,7 +41,7 @@ def fix_moves(moves: list[Move]) -> list[tuple[Move, int]]:
 def rewrite(text: str, moves: list[Move], path: Path) -> tuple[str, list[int]]:
     """`text` with each move's URL replaced (round-trip first, the URL's line alone if that changes more),
     and the 1-based line of each URL."""
-    yaml, data = _load(text, path)
+    yaml, data = load_round_trip(text, path, "the file's moved addresses")
     located = []
     for move in moves:
         i, j = move.ref.index
@@ -58,18 +54,6 @@ def rewrite(text: str, moves: list[Move], path: Path) -> tuple[str, list[int]]:
     if _only_urls_changed(text, out.getvalue(), moves):
         return out.getvalue(), lines
     return _on_the_line(text, located), lines
-
-
-def _load(text: str, path: Path) -> tuple[YAML, object]:
-    try:
-        _, indent, offset = load_yaml_guess_indent(text)
-        yaml = YAML()  # round-trip
-        yaml.preserve_quotes = True
-        yaml.width = 1_000_000  # never fold a long line the author wrote on one
-        yaml.indent(mapping=indent or 2, sequence=indent or 2, offset=offset or 0)
-        return yaml, yaml.load(text)
-    except YAMLError as exc:
-        raise PipelineError(f"{path}:1:1: error: cannot rewrite the file's moved addresses ({exc}); change them by hand") from None
 
 
 def _only_urls_changed(before: str, after: str, moves: list[Move]) -> bool:

@@ -23,7 +23,7 @@ from pipeline.citations.newonly import committed, new_problems
 from pipeline.citations.report import counts, write_report
 from pipeline.citations.status import Status
 from pipeline.citations.summary import progress, show
-from pipeline.cli.common import add_exam_option
+from pipeline.cli.common import add_exam_option, refused
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
 from pipeline.today import resolve_today
 
@@ -64,10 +64,7 @@ def _fixed(result: AuditResult) -> AuditResult:
 def run(args: argparse.Namespace) -> int:
     today = resolve_today(args.today)
     checked = validate(args.sources, today, lock=False, exams=args.exam)
-    if not checked.ok:
-        for diagnostic in checked.report.sorted():
-            print(diagnostic.format())
-        print("audit: not run: fix the errors above first (an audit rewrites the lock from the sources)", file=sys.stderr)
+    if refused(checked, "audit", " (an audit rewrites the lock from the sources)"):
         return 1
     exams = checked.exams
     fetcher = fetcher_from(args)

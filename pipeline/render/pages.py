@@ -1,6 +1,6 @@
 """Where an objective lives in each output, in one place: the guide's anchor and the site's page.
 
-The audit's blast radius (`pipeline.citations.blast`) names these, so a report's
+The audit's blast radius (`pipeline.citations.blast`) and the examples' (`pipeline.examples.blast`) name these, so a report's
 "site/objective-6-1.html" is where the site puts it.
 """
 
@@ -14,6 +14,11 @@ GUIDE = "study-guide.pdf"
 def objective_anchor(objective_id: str) -> str:
     """The guide's (and the site's) fragment id of an objective's heading."""
     return f"objective-{objective_id}"
+
+
+def example_anchor(example_id: str) -> str:
+    """The guide's and the site's fragment id of a worked example."""
+    return f"example-{example_id}"
 
 
 def site_page(objective_id: str) -> str:

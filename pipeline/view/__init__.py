@@ -11,6 +11,7 @@ the YAML layer (a test checks the imports); escaping for a format stays at each 
 from pipeline.view.build import build_view
 from pipeline.view.model import (
     CitationView,
+    ExampleView,
     ExamView,
     ItemView,
     KeyPointView,
@@ -23,6 +24,6 @@ from pipeline.view.model import (
 )
 
 __all__ = [
-    "CitationView", "ExamView", "ItemView", "KeyPointView", "ObjectiveView", "OptionView", "PairView", "QuestionView", "ReferenceView", "SectionView",
+    "CitationView", "ExampleView", "ExamView", "ItemView", "KeyPointView", "ObjectiveView", "OptionView", "PairView", "QuestionView", "ReferenceView", "SectionView",
     "build_view",
 ]
