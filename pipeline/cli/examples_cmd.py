@@ -18,13 +18,11 @@ from pathlib import Path
 from pipeline.check.validate import validate
 from pipeline.cli.common import add_exam_option, refused
 from pipeline.errors import UsageError
-from pipeline.examples.blast import blast_of
 from pipeline.examples.environments import Environments, devices
 from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.examples.runner import ExampleRun, Runner, example_refs
 from pipeline.examples.sandbox import Sandbox
-from pipeline.examples.update import OutputUpdate, update_outputs
 from pipeline.today import resolve_today
 from schema.example_status import ExampleStatus
 from schema.models import Example
@@ -55,7 +53,6 @@ def run(args: argparse.Namespace) -> int:
     _check_ids(args.example, checked.exams)
     sandbox = Sandbox()
     runner = Runner(sandbox, Environments(args.envs, sandbox.python, _say), devices(), today, force=args.force, timeout=args.timeout, progress=_say)
-    _say(f"examples: sandbox: {sandbox.isolation.text}; Python {sandbox.python.version} ({sandbox.python.path})")
     runs, written = [], []
     for content in checked.exams:
         lock = ExamplesLock.load(content.folder)
@@ -67,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
             written.append(lock.path)
     for one in runs:
         _show(one)
+    if any(r.ran for r in runs):
+        _say(f"examples: sandbox: {sandbox.isolation.text}; Python {sandbox.python.version} ({sandbox.python.path})")
     _summary(runs, runner, written)
     return 1 if any(r.entry.status in PROBLEMS for r in runs) else 0
 
@@ -94,6 +93,7 @@ def _record(lock: ExamplesLock, runs: list[ExampleRun], content, only: list[str]
 
 def _updated(runs: list[ExampleRun]) -> list[ExampleRun]:
     """Each drifted example's actual output written into its source; its entry then says reproduced."""
+    from pipeline.examples.update import OutputUpdate, update_outputs  # ruamel.yaml: only when editing
     drifted = [r for r in runs if r.entry.status is ExampleStatus.DRIFTED and r.entry.actual]
     for one in drifted:
         _say(f"{_where(one)}: updating the output of {one.ref.example.id}:")
@@ -127,6 +127,7 @@ def _show(one: ExampleRun) -> None:
     for line in (extra or "").splitlines():
         print(f"    {line}")
     if entry.status in PROBLEMS:
+        from pipeline.examples.blast import blast_of  # the deck's GUIDs (genanki): only for a broken example
         for line in blast_of(one.ref).lines():
             print(f"    affects {line}")
 

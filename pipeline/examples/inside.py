@@ -58,9 +58,11 @@ def _loopback_up() -> None:
         fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH14s", b"lo", flags | IFF_UP, b""))
 
 
-def _bind_env(env: str) -> None:
+def _bind_env(env_fd: int) -> None:
+    """Bind the environment, opened before /tmp was covered (it may live there), read-only at /tmp/env."""
     os.makedirs(ENV_DIR)
-    _mount(env, ENV_DIR, None, MS_BIND | MS_REC, None)
+    _mount(f"/proc/self/fd/{env_fd}", ENV_DIR, None, MS_BIND | MS_REC, None)
+    os.close(env_fd)
     _mount("none", ENV_DIR, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
 
 
@@ -75,12 +77,13 @@ def _drop_capabilities() -> None:
 
 def setup(config: dict) -> None:
     with open(os.path.join(config["staging"], "example.py"), encoding="utf-8") as handle:
-        code = handle.read()
+        code = handle.read()  # read, like the environment's folder opened, before /tmp is covered
+    env_fd = os.open(config["env"], os.O_PATH | os.O_DIRECTORY) if config.get("env") else None
     _tmpfs_over_writable(config["disk_bytes"])
     _loopback_up()
     python = config["python"]
-    if config.get("env"):
-        _bind_env(config["env"])
+    if env_fd is not None:
+        _bind_env(env_fd)
         python = os.path.join(ENV_DIR, "bin", "python")
     os.makedirs(EXAMPLE_DIR)
     with open(os.path.join(EXAMPLE_DIR, "example.py"), "w", encoding="utf-8") as handle:

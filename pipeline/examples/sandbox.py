@@ -162,10 +162,18 @@ class Sandbox:
         self.limits = limits or Limits()
         self.python = interpreter()
         self.user = "dedicated" if os.geteuid() == 0 else "own"
-        self.isolation = Isolation(network or _probe(self.user), self.user)
+        self._network = network
+
+    @functools.cached_property
+    def isolation(self) -> Isolation:
+        """Probed on first use: a run in which every example is frozen starts no sandbox at all."""
+        return Isolation(self._network or _probe(self.user), self.user)
 
     def run(self, code: str, env_dir: Path | None = None, *, merge_stderr: bool = True, limits: Limits | None = None) -> Outcome:
         limits = limits or self.limits
+        if env_dir is not None and self.user == "dedicated" and not all(os.stat(p).st_mode & stat.S_IXOTH for p in env_dir.resolve().parents):
+            raise SandboxError(f"error: examples run as an unprivileged user, who cannot reach the environments in {env_dir} "
+                               "(a folder above it is closed to others); pass --envs DIR in a folder others can read")
         staging = Path(tempfile.mkdtemp(prefix="example-"))
         try:
             uid = _fresh_uid() if self.user == "dedicated" else None
@@ -317,8 +325,8 @@ def _probe(user: str) -> str:
     """`namespace` when a trial run in the namespaces works here, else `guard`."""
     if shutil.which("unshare", path=SAFE_PATH) is None:
         return "guard"
-    trial = Sandbox.__new__(Sandbox)
-    trial.limits, trial.python, trial.user = Limits(timeout=30), interpreter(), user
-    trial.isolation = Isolation("namespace", user)
-    outcome = trial.run("print('ok')")
+    try:
+        outcome = Sandbox(Limits(timeout=30), network="namespace").run("print('ok')")
+    except (SandboxError, OSError):  # the namespaces were refused, or could not be set up
+        return "guard"
     return "namespace" if outcome.returncode == 0 and outcome.stdout.strip() == b"ok" else "guard"
