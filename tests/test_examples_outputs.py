@@ -9,6 +9,7 @@ from html import unescape
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.examples.lock import ExamplesLock, LockEntry, RunEnvironment, example_hash
 from pipeline.examples.requirements import requirement_set
 from pipeline.render import RenderContext
@@ -17,7 +18,6 @@ from pipeline.render.anki.note_types import EXAMPLE
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.html import render_html
 from pipeline.render.site.site import render as render_site
-from pipeline.view import build_view
 from schema.example_status import ExampleStatus
 from tests.examplekit import example_yaml, write_exam
 

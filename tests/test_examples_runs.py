@@ -12,11 +12,11 @@ import pytest
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.examples.environments import Environments, devices
 from pipeline.examples.lock import ExamplesLock
 from pipeline.examples.runner import Runner
 from pipeline.examples.sandbox import Limits, Sandbox
-from pipeline.view import build_view
 from schema.example_status import ExampleStatus
 from tests.examplekit import example_yaml, objective_file, write_exam
 

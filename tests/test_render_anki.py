@@ -19,9 +19,9 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.render.anki import note_types
 from pipeline.text import cloze
-from pipeline.view import build_view
 from tests.conftest import TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value
@@ -113,7 +113,7 @@ def test_every_note_tagged_by_exam_section_objective_and_type(build, collection,
     assert set(collection.find_notes("tag:NCA-GENM::6_Performance_Optimization")) == every
     per_objective = [collection.find_notes(f"tag:NCA-GENM::6_Performance_Optimization::6.{n}_*") for n in (1, 2, 3, 4)]
     assert sorted(n for ids in per_objective for n in ids) == sorted(every)
-    per_type = [collection.find_notes(f"tag:NCA-GENM::type::{t}") for t in ("term", "question", "key_point")]
+    per_type = [collection.find_notes(f"tag:NCA-GENM::type::{t}") for t in ("term", "question", "key_point", "example")]
     assert sorted(n for ids in per_type for n in ids) == sorted(every)
     assert all(" " not in tag and tag.count("::") >= 2 for tag in collection.tags.all())
 
@@ -140,7 +140,7 @@ def test_rebuild_after_editing_a_definition_updates_that_note(build, full_copy, 
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 62)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 65)
     (note_id,) = col.find_notes('"Term:Tensor Core"')
     assert col.get_note(note_id)["Definition"] == "<p>A GPU unit for fast matrix multiply-accumulate, edited.</p>"
     col.close()
@@ -163,7 +163,7 @@ def test_edit_reaches_anki_without_a_previous_build(build, full_copy, tmp_path):
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 62)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 65)
     assert col.get_note(col.find_notes('"Term:Tensor Core"')[0])["Definition"] == "<p>Edited again.</p>"
     col.close()
 
@@ -180,7 +180,7 @@ def test_template_change_updates_the_note_type(build, full_copy, tmp_path, monke
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 62)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 65)
     assert col.db.scalar("SELECT count() FROM notetypes WHERE name LIKE 'Exam prep: question%'") == 1  # updated, not copied
     card = col.get_card(col.find_cards("tag:NCA-GENM::type::question")[0])
     assert "Take your time." in card.question()
@@ -286,7 +286,7 @@ def test_reimporting_an_unchanged_deck_updates_no_note(build, full_copy, tmp_pat
     assert json.loads((tmp_path / "out2" / EXAM / "deck-changes.json").read_text())["package_timestamp"] > \
         json.loads((tmp_path / "out" / EXAM / "deck-changes.json").read_text())["package_timestamp"]
     log, _, _ = _learner_reimports(tmp_path, first, second)
-    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 0, 62)
+    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 0, 65)
 
 
 def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history(build, full_copy, tmp_path):
@@ -296,7 +296,7 @@ def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history
     _later(file)
     second = keep(build(full_copy, tmp_path / "out"), tmp_path, "second.apkg")
     log, before, after = _learner_reimports(tmp_path, first, second, review=True)
-    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 1, 61)
+    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 1, 64)
     assert [note.fields[0] for note in log.updated] != []
     assert before == after and before[0] == 1  # the review and the interval it gave survive the update
 
@@ -304,7 +304,7 @@ def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history
 def test_note_times_are_kept_in_a_state_file_beside_the_lock(build, full_copy, tmp_path):
     build(full_copy, tmp_path / "out")
     state = json.loads((full_copy / EXAM / "deck.state.json").read_text())["notes"]
-    assert len(state) == 62
+    assert len(state) == 65
     file = copy_of(full_copy, OBJECTIVES[0])
     set_value(file, ("questions", 0, "explanation"), "Edited.")
     _later(file, 1000)

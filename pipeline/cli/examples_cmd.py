@@ -127,7 +127,7 @@ def _show(one: ExampleRun) -> None:
     for line in (extra or "").splitlines():
         print(f"    {line}")
     if entry.status in PROBLEMS:
-        from pipeline.examples.blast import blast_of  # the deck's GUIDs (genanki): only for a broken example
+        from pipeline.findings.example_blast import blast_of  # the deck's GUIDs (genanki): only for a broken example
         for line in blast_of(one.ref).lines():
             print(f"    affects {line}")
 

@@ -21,7 +21,7 @@ from pipeline.examples.lock import ExamplesLock, LockEntry, RunEnvironment, exam
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.examples.sandbox import Interpreter, Limits, Outcome, Sandbox
 from pipeline.load.content import ExamContent, ObjectiveFile
-from pipeline.load.position import Position
+from pipeline.position import Position
 from schema.example_status import ExampleStatus
 from schema.models import Example
 

@@ -1,5 +1,5 @@
 """The blast radius of an example that drifted or failed: what a learner reads beside it, like a citation's
-(pipeline/citations/blast.py). The example illustrates its objective's key points and sits before that
+(pipeline/findings/blast.py). The example illustrates its objective's key points and sits before that
 objective's questions, so those are what an author re-reads; and the places the example itself is shown:
 its anchor in the guide, its place on the site, its deck note.
 """

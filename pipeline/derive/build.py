@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from pipeline.citations.lock import LOCK_NAME, CitationLock
+from pipeline.derive.citations import Citations
+from pipeline.derive.questions import Origin, question_view
 from pipeline.examples.lock import LOCK_NAME as EXAMPLES_LOCK
 from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
@@ -12,9 +14,7 @@ from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.practice.coverage import make_coverage
 from pipeline.practice.generate import SourcedQuestion, generate
 from pipeline.today import source_date_epoch
-from pipeline.view.citations import Citations
 from pipeline.view.model import ExampleView, ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
-from pipeline.view.questions import Origin, question_view
 from schema.example_status import ExampleStatus
 from schema.models import CrossRef, Exam, Example, Objective, Question, Section
 
