@@ -238,7 +238,7 @@ def test_one_environment_per_requirement_set_cached_by_its_hash(run_cli, tmp_pat
     assert first.code == 0, first.out + first.err
     assert "1 environment(s) built" in first.err  # two examples, one requirement set
     locked = lock_of(tmp_path)
-    assert locked["1.1-uses-pkg"]["environment"]["requested"] == {"demo-pkg": "1.0"}
+    assert locked["1.1-uses-pkg"]["environment"]["requested"] == [["demo-pkg", "1.0"]]
     assert locked["1.1-stdlib"]["environment"]["packages"] == {}  # nothing installed: the standard library alone
     forced = examples(run_cli, tmp_path, "--envs", str(open_folder), "--force")
     assert forced.err.count("examples: running ") == 3 and "0 environment(s) built" in forced.err

@@ -55,17 +55,17 @@ class RunEnvironment:
     platform: str  # linux-x86_64
     device: str  # cpu | cuda
     isolation: str  # namespace | guard
-    requested: tuple[tuple[str, str], ...] = ()  # the requirements by name, with the versions installed
+    requested: tuple[tuple[str, str], ...] = ()  # the requirements by name as declared (exam's first), with the versions installed
     packages: tuple[tuple[str, str], ...] = ()  # everything installed in the environment
 
     def to_json(self) -> dict:
         return {"python": self.python, "platform": self.platform, "device": self.device, "isolation": self.isolation,
-                "requested": dict(self.requested), "packages": dict(self.packages)}
+                "requested": [list(pair) for pair in self.requested], "packages": dict(self.packages)}
 
     @classmethod
     def from_json(cls, raw: dict) -> RunEnvironment:
         return cls(raw["python"], raw["platform"], raw["device"], raw["isolation"],
-                   tuple(sorted(raw.get("requested", {}).items())), tuple(sorted(raw.get("packages", {}).items())))
+                   tuple((str(n), str(v)) for n, v in raw.get("requested", [])), tuple(sorted(raw.get("packages", {}).items())))
 
 
 @dataclass(frozen=True)

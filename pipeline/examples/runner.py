@@ -73,9 +73,10 @@ class Runner:
         self.sandbox, self.environments, self.devices, self.today = sandbox, environments, devices, today
         self.force, self.timeout = force, timeout
         self.progress = progress or (lambda line: None)
+        self._exam_requirements: tuple[str, ...] = ()  # of the exam being run, as declared
 
     def run_exam(self, content: ExamContent, lock: ExamplesLock, only: Collection[str] | None = None) -> list[ExampleRun]:
-        exam_reqs = exam_requirements(content.exam, content.folder)
+        self._exam_requirements = exam_reqs = exam_requirements(content.exam, content.folder)
         return [self.run_one(ref, lock, requirement_set(exam_reqs, ref.example)) for ref in example_refs(content, only)]
 
     def run_one(self, ref: ExampleRef, lock: ExamplesLock, requirements: tuple[str, ...]) -> ExampleRun:
@@ -100,7 +101,7 @@ class Runner:
             environment = self.environments.get(requirements)
         except EnvironmentFailed as exc:
             return replace(base, detail=str(exc).splitlines()[0], stderr=str(exc))
-        record = self._record(environment, example, requirements)
+        record = self._record(environment, example, (*self._exam_requirements, *example.requirements))
         outcome = self.sandbox.run(example.code, environment.path, merge_stderr=example.stderr == "show", limits=limits)
         return judge(replace(base, environment=record), example, outcome, limits)
 
@@ -110,9 +111,10 @@ class Runner:
         timeout = self.timeout or ref.example.timeout or config.timeout
         return replace(self.sandbox.limits, timeout=float(timeout), memory_mb=config.memory_mb)
 
-    def _record(self, environment: Environment, example: Example, requirements: tuple[str, ...]) -> RunEnvironment:
+    def _record(self, environment: Environment, example: Example, declared: tuple[str, ...]) -> RunEnvironment:
+        """Where it ran; the requirements named in the order the author declared them (the exam's first)."""
         python = self.sandbox.python
-        names = tuple(dict.fromkeys(requirement_name(r) for r in requirements))
+        names = tuple(dict.fromkeys(requirement_name(r) for r in declared))
         return RunEnvironment(python.version, python.platform, example.device, self.sandbox.isolation.network,
                               environment.versions_of(names), environment.packages)
 
