@@ -62,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
         runs += exam_runs
         if _record(lock, exam_runs, content, only=args.example):
             written.append(lock.path)
+    blasts = _Blasts()
     for one in runs:
-        _show(one)
+        _show(one, blasts)
     if any(r.ran for r in runs):
         _say(f"examples: sandbox: {sandbox.isolation.text}; Python {sandbox.python.version} ({sandbox.python.path})")
     _summary(runs, runner, written)
@@ -116,7 +117,7 @@ def _where(one: ExampleRun) -> str:
     return f"{os.path.relpath(one.ref.file.path)}:{position.line}:{position.col}"
 
 
-def _show(one: ExampleRun) -> None:
+def _show(one: ExampleRun, blasts: _Blasts) -> None:
     entry = one.entry
     if not one.ran and entry.status is ExampleStatus.REPRODUCED:
         return  # frozen and fine: counted in the summary
@@ -127,9 +128,21 @@ def _show(one: ExampleRun) -> None:
     for line in (extra or "").splitlines():
         print(f"    {line}")
     if entry.status in PROBLEMS:
-        from pipeline.findings.example_blast import blast_of  # the deck's GUIDs (genanki): only for a broken example
-        for line in blast_of(one.ref).lines():
+        for line in blasts.of(one.ref).lines():
             print(f"    affects {line}")
+
+
+class _Blasts:
+    """The examples' blast radii, made on the first broken example: it derives the view and asks the outputs."""
+
+    def __init__(self) -> None:
+        self._made = None
+
+    def of(self, ref):
+        if self._made is None:
+            from pipeline.findings.example_blast import ExampleBlasts
+            self._made = ExampleBlasts()
+        return self._made.of(ref)
 
 
 def _summary(runs: list[ExampleRun], runner: Runner, written: list[Path]) -> None:

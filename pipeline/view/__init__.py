@@ -12,16 +12,13 @@ from pipeline.view.model import (
     CitationView,
     ExampleView,
     ExamView,
-    ItemView,
     KeyPointView,
     ObjectiveView,
-    OptionView,
-    PairView,
     QuestionView,
     ReferenceView,
     SectionView,
 )
 
 __all__ = [
-    "CitationView", "ExampleView", "ExamView", "ItemView", "KeyPointView", "ObjectiveView", "OptionView", "PairView", "QuestionView", "ReferenceView", "SectionView",
+    "CitationView", "ExampleView", "ExamView", "KeyPointView", "ObjectiveView", "QuestionView", "ReferenceView", "SectionView",
 ]
