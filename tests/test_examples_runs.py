@@ -63,6 +63,8 @@ def test_every_status_is_reported_and_locked(run_cli, tmp_path):
     diff = result.lines[result.lines.index(next(line for line in result.lines if ": drifted: 1.1-sum" in line)) + 1:][:5]
     assert diff == ["    --- recorded", "    +++ actual", "    @@ -1 +1 @@", "    -3", "    +2"]
     assert "    affects key points: 1.1-count" in result.lines and "    affects questions: 1.1-q1" in result.lines
+    shown = next(line for line in result.lines if line.startswith("    affects shown in: study-guide.pdf#example-1.1-sum,"))
+    assert "site/objective-1-1.html#example-1.1-sum" in shown and "deck note " in shown
     assert re.search(r"examples: sandbox: (network namespace|socket guard)", result.err)
 
 
