@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from pipeline.position import Position
+from pipeline.text.terminal import for_terminal
 
 
 class Severity(StrEnum):
@@ -34,8 +35,10 @@ class Diagnostic:
         then any details, each line indented four spaces (editors and CI annotators read the first line)."""
         shown = os.path.relpath(self.path, relative_to or Path.cwd())
         code = f" [{self.code}]" if self.code else ""
-        details = "".join(f"\n    {line}" for line in self.details.splitlines())
-        return f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}{code}{details}"
+        # a file name, a quote or a lock's address may hold control characters: one inert line, always
+        # (and each line of the details likewise: a diff of what an example printed is the example's text)
+        details = "".join(f"\n    {for_terminal(line)}" for line in self.details.splitlines())
+        return for_terminal(f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}{code}") + details
 
 
 @dataclass

@@ -245,3 +245,17 @@ def test_one_environment_per_requirement_set_cached_by_its_hash(run_cli, tmp_pat
     forced = examples(run_cli, tmp_path, "--envs", str(open_folder), "--force")
     assert forced.err.count("examples: running ") == 3 and "0 environment(s) built" in forced.err
     assert len([p for p in open_folder.iterdir() if not p.name.startswith(".")]) == 1
+
+
+def test_update_splices_the_output_when_a_round_trip_would_reformat_more(run_cli, tmp_path):
+    """A folded note indented past the usual (ruamel re-indents it): the output lines alone still change."""
+    odd = ("  - id: 1.1-odd\n    title: Odd layout\n    code: print(6 * 7)\n    output: |-\n      41\n"
+           "    note: >-\n            a folded note indented far\n            past the usual two spaces\n")
+    write_exam(tmp_path, [odd])
+    path = objective_file(tmp_path)
+    before = path.read_text()
+    result = examples(run_cli, tmp_path, "--update")
+    after = path.read_text()
+    assert result.code == 0, result.err
+    changed = [line for line in difflib.unified_diff(before.split("\n"), after.split("\n"), lineterm="", n=0) if line[:1] in "+-" and line[:3] not in ("---", "+++")]
+    assert changed == ["-      41", "+      42"]

@@ -1,24 +1,33 @@
 """`examples --update`: write what a drifted example printed into its source, changing only its `output`.
 
-Like `audit --fix-moves` (pipeline/citations/fixmoves.py), the file is edited through ruamel.yaml's
-round-trip mode, which keeps comments, key order, quoting and layout, and the result is compared line
-by line with the original: when anything outside the example's `output` lines changed (round-tripping
-is not byte-exact in every corner), the new block is spliced in place of those lines instead. Either
-way the author's diff is the output lines alone. The new output is a literal block (`|-`), as the
-sample writes them; files are written atomically, each once.
+Like `audit --fix-moves` (pipeline/citations/fixmoves.py), the new text is written by a YAML emitter and
+proved before it is kept:
+
+1. a round trip through ruamel.yaml, which keeps comments, key order, quoting and layout;
+2. where that reformats more than the example's `output` lines, those lines alone are replaced by a
+   literal block (`|-`) at the key's indentation.
+
+Either result is kept only if a line diff shows the outputs' lines alone changed and the project's own
+loader (the one `validate` uses) reads from it exactly the data it read before with each output changed.
+Otherwise nothing is written and the author is told to change it by hand. Files are written atomically,
+each once.
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
 import io
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import LiteralScalarString
 
-from pipeline.load.roundtrip import load_round_trip
+from pipeline.errors import PipelineError, SourceError
+from pipeline.load.roundtrip import round_trip_editor
+from pipeline.load.yamlsource import parse_yaml
 from pipeline.publish.atomic import write_atomic
 
 
@@ -43,7 +52,15 @@ def update_outputs(updates: list[OutputUpdate]) -> list[tuple[OutputUpdate, int]
 
 
 def rewrite(text: str, updates: list[OutputUpdate], path: Path) -> tuple[str, list[int]]:
-    yaml, data = load_round_trip(text, path, "the example's output")
+    """`text` with each example's output replaced, and the 1-based line of each `output` key."""
+    expected = copy.deepcopy(_data(path, text))
+    for update in updates:
+        expected["examples"][update.index]["output"] = update.output
+    try:
+        editor = round_trip_editor(text)
+        data = editor.load(text)
+    except YAMLError as exc:
+        raise PipelineError(f"{path}:1:1: error: cannot rewrite the example's output ({exc}); change it by hand") from None
     spans = []
     for update in updates:
         example = data["examples"][update.index]
@@ -51,11 +68,20 @@ def rewrite(text: str, updates: list[OutputUpdate], path: Path) -> tuple[str, li
         spans.append((_span(text, key_line, key_col), key_col, update.output))
         example["output"] = LiteralScalarString(update.output)
     out = io.StringIO()
-    yaml.dump(data, out)
-    lines = [span[0] + 1 for span, _, _ in spans]
-    if _only_within(text, out.getvalue(), [span for span, _, _ in spans]):
-        return out.getvalue(), lines
-    return _spliced(text, spans), lines
+    editor.dump(data, out)
+    for after in (out.getvalue(), _spliced(text, spans)):
+        if _only_within(text, after, [span for span, _, _ in spans]) and _data(path, after) == expected:
+            return after, [span[0] + 1 for span, _, _ in spans]
+    raise PipelineError(f"{path}:{spans[0][0][0] + 1}:1: error: cannot rewrite the example's output without changing more of the file; "
+                        "change it by hand (the diff above is what it printed)")
+
+
+def _data(path: Path, text: str) -> dict:
+    """What the project's loader reads from `text` (as `validate` would)."""
+    try:
+        return parse_yaml(path, text).data
+    except SourceError as exc:
+        raise PipelineError(f"{path}:1:1: error: cannot rewrite the example's output: the file does not load ({exc.message})") from None
 
 
 def _span(text: str, key_line: int, key_col: int) -> tuple[int, int]:
@@ -71,7 +97,7 @@ def _span(text: str, key_line: int, key_col: int) -> tuple[int, int]:
 
 
 def _only_within(before: str, after: str, spans: list[tuple[int, int]]) -> bool:
-    """Did the round trip change only lines inside the outputs' spans (and nothing at the file's end)?"""
+    """Did the edit change only lines inside the outputs' spans (and nothing at the file's end)?"""
     if before.endswith("\n") != after.endswith("\n"):
         return False
     matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
