@@ -37,7 +37,9 @@ def _project(work: Path) -> Path:
     copy = work / "project"
     for folder in ("pipeline", "schema", "templates", "sources"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__", "deck.state.json"))
-    shutil.copy(ROOT / "requirements.txt", copy / "requirements.txt")
+    for pinned in ("requirements.txt", "package.json", "package-lock.json"):
+        shutil.copy(ROOT / pinned, copy / pinned)
+    (copy / "node_modules").symlink_to(ROOT / "node_modules")  # the npm packages the site ships
     return copy
 
 

@@ -2,7 +2,7 @@
 that build said and stops, before loading a source, generating a question or building a view.
 
 A build reads the sources folder, the templates, the code (pipeline/ and schema/), the pinned
-dependencies, its own settings (the command line's values, "today" resolved, SOURCE_DATE_EPOCH) and the
+dependencies (requirements.txt, package.json and package-lock.json), its own settings (the command line's values, "today" resolved, SOURCE_DATE_EPOCH) and the
 outputs it left. The first five are hashed together (`fingerprint`, milliseconds even for a 100x exam);
 a successful build keeps its fingerprint in `OUT/.generations/builds.json` beside what it printed (the
 diagnostics, per exam its files and its renderers' warnings) and the generation each exam's link points
@@ -36,7 +36,7 @@ from pipeline.publish.generations import FOLDER, RECORDS
 KEEP = 8  # fingerprints remembered: a few alternating option sets (--exam, --paper) all stay no-ops
 SKIPPED = frozenset({"__pycache__", "node_modules"})
 NOT_INPUTS = frozenset({"deck.state.json"})  # written by the build itself (see incremental.NOT_INPUTS)
-DEPENDENCIES = ROOT / "requirements.txt"
+DEPENDENCIES = (ROOT / "requirements.txt", ROOT / "package.json", ROOT / "package-lock.json")  # pinned: Python's, npm's
 
 
 def _entries(folder: Path) -> Iterator[Path]:
@@ -75,7 +75,8 @@ def fingerprint(sources: Path, settings: dict[str, Any]) -> str | None:
             for path in _entries(folder):
                 digest.update(b"\0" + str(path.relative_to(folder)).encode(errors="surrogateescape") + b"\0")
                 _hash_entry(digest, path)
-        digest.update(DEPENDENCIES.read_bytes() if DEPENDENCIES.is_file() else b"")
+        for pinned in DEPENDENCIES:
+            digest.update(b"\0" + (pinned.read_bytes() if pinned.is_file() else b""))
     except OSError:
         return None
     return digest.hexdigest()
