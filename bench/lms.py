@@ -3,8 +3,9 @@
 Both sides render the same exam view (a 10x synthetic exam, bench/synthetic.py) into a temporary
 folder, in turns, so a slow moment of a shared machine hits both alike. The exports' side is the four
 renderers together (moodle.xml, questions.gift, qti21.zip, canvas-qti.zip); the bank's side is
-bank.json. The bank writes every question once as JSON, each export once in its own format, so four
-exports near four times the bank (ratio ~4) means each format costs about what the bank does.
+bank.json. The bank writes every question once as JSON, each export once in its own format; with the
+Markdown rendered once per text for all of them (pipeline/text/markdown.py), the four together cost at
+most twice the bank (goal 2).
 """
 
 from __future__ import annotations
@@ -43,4 +44,4 @@ def measure() -> list[Measure]:
     ours, theirs = statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
     detail = (f"4 exports {ours / questions * 1e6:.0f} us/question vs bank {theirs / questions * 1e6:.0f} us/question "
               f"({questions} questions, 10x synthetic)")
-    return [Measure("lms_export_vs_bank", ours / theirs, "<= 4", detail)]
+    return [Measure("lms_export_vs_bank", ours / theirs, "<= 2", detail)]
