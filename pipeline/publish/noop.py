@@ -25,11 +25,12 @@ import hashlib
 import json
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pipeline.paths import CODE_DIRS, ROOT, TEMPLATES
+from pipeline.paths import CODE_DIRS, NODE_MODULES, PACKAGE_JSON, ROOT, TEMPLATES
 from pipeline.publish.atomic import write_atomic
 from pipeline.publish.generations import FOLDER, RECORDS
 
@@ -77,9 +78,26 @@ def fingerprint(sources: Path, settings: dict[str, Any]) -> str | None:
                 _hash_entry(digest, path)
         for pinned in DEPENDENCIES:
             digest.update(b"\0" + (pinned.read_bytes() if pinned.is_file() else b""))
+        for folder in _shipped():
+            digest.update(f"\0npm\0{folder.name}\0".encode())
+            for path in _entries(folder):
+                _hash_entry(digest, path)
     except OSError:
         return None
     return digest.hexdigest()
+
+
+def _shipped() -> list[Path]:
+    """The installed npm packages outputs ship to readers (package.json's `dependencies`, e.g. the site's
+    ts-fsrs): their bytes are an output's inputs. Where pipeline.render.vendor reads them, when it is loaded
+    (a test points it elsewhere), else node_modules/."""
+    vendor = sys.modules.get("pipeline.render.vendor")
+    modules = vendor.NODE_MODULES if vendor else NODE_MODULES
+    try:
+        names = json.loads(PACKAGE_JSON.read_text(encoding="utf-8")).get("dependencies", {})
+    except (OSError, ValueError):
+        return []
+    return [modules / name for name in sorted(names) if (modules / name).is_dir()]
 
 
 @contextlib.contextmanager
