@@ -83,6 +83,15 @@ class Section(Strict):
     weight: int = Field(ge=0, le=100, description="Percent of the exam this section accounts for, 0-100.")
 
 
+class CheckSetting(Strict):
+    """A check's severity with its threshold: the item-statistics checks (item-too-easy, item-too-hard,
+    item-negative-discrimination, item-dead-distractor) take one; pipeline/stats/thresholds.py has the defaults."""
+
+    severity: Literal["error", "warning", "off"] = Field(default="warning", description="error, warning (the default) or off.")
+    threshold: float | None = Field(default=None, description="The check's threshold: a facility (0-1), a point-biserial (-1 to 1) or a share of learners (0-1); leave out for the default.")
+    min_responses: int | None = Field(default=None, ge=1, le=1_000_000, description="Judge an item only when at least this many learners answered it (default 30).")
+
+
 class Exam(Strict):
     """`exam.yaml`: the exam as a whole."""
 
@@ -95,9 +104,11 @@ class Exam(Strict):
     review_policy: ReviewPolicy = Field(description="How long review dates stay fresh.")
     sections: list[Section] = Field(min_length=1, description="The sections this content covers.")
     notes: Markdown | None = Field(default=None, description="Anything an author or reader should know about this content (numbering, scope).")
-    checks: dict[str, Literal["error", "warning", "off"]] = Field(
+    checks: dict[str, Literal["error", "warning", "off"] | CheckSetting] = Field(
         default_factory=dict,
-        description="Severity per check code (the code printed in [brackets] after each message), e.g. {duplicate-stem: error, uncited-key-point: off}; --strict still raises warnings.",
+        description="Severity per check code (the code printed in [brackets] after each message), e.g. {duplicate-stem: error, uncited-key-point: off}; "
+                    "the item-statistics codes also take {severity: ..., threshold: N, min_responses: N}, e.g. {item-too-easy: {threshold: 0.9}}; "
+                    "--strict still raises warnings.",
     )
 
 

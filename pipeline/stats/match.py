@@ -1,0 +1,130 @@
+"""From what an export calls a question and an answer to the exam's question and option ids.
+
+`ItemKey` is everything this stage knows of a question, taken from the exam view in one place (`key_of`),
+so the rest of the stage never reads a question's fields. `QuestionIndex` finds a question by its id, by
+a platform name that starts with the id (Moodle's question name, Canvas's item title: the LMS exports
+write `<id>: <stem>`), or by its stem's text (Moodle's question summary, Canvas's question text).
+Texts are compared as `pipeline.practice.answers.normalize` does: case, spacing and punctuation aside.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from pipeline.practice.answers import normalize
+from pipeline.text.plaintext import to_plain
+from pipeline.view.model import ExamView, QuestionView
+
+CHOICE_TYPES = frozenset({"single", "multiple", "true_false"})
+_ID_PREFIX = re.compile(r"^\s*([^\s:]+)\s*:")
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    letter: str
+    text: str  # plain text
+    correct: bool
+
+
+@dataclass(frozen=True)
+class ItemKey:
+    """A question as this stage sees it: id, type, stem, options in display order and the key."""
+
+    id: str
+    type: str
+    stem: str  # plain text
+    options: tuple[Option, ...]
+    accepted: tuple[str, ...] = ()  # fill-ins: answers a grader accepts
+    pairs: tuple[tuple[str, str], ...] = ()  # matching: (prompt id, right answer id)
+    answer_texts: tuple[tuple[str, str], ...] = ()  # matching: (answer id, plain text)
+    prompt_texts: tuple[tuple[str, str], ...] = ()  # matching: (prompt id, plain text)
+    order: tuple[str, ...] = ()  # ordering: item ids in the right order
+    item_texts: tuple[tuple[str, str], ...] = ()  # ordering: (item id, plain text)
+    source_file: str = ""
+    source_line: int = 0
+
+    @property
+    def is_choice(self) -> bool:
+        return self.type in CHOICE_TYPES
+
+    @property
+    def correct(self) -> frozenset[str]:
+        return frozenset(o.id for o in self.options if o.correct)
+
+    def option(self, option_id: str) -> Option | None:
+        return next((o for o in self.options if o.id == option_id), None)
+
+    @cached_property
+    def by_text(self) -> dict[str, str]:
+        """Normalized option text -> option id (true/false also by "true"/"false")."""
+        found = {normalize(o.text): o.id for o in self.options}
+        if self.type == "true_false":
+            found.update({"true": "true", "false": "false"})
+        return found
+
+
+def key_of(q: QuestionView) -> ItemKey:
+    """The one place that reads a question view's fields (issue 20 reshapes them into typed parts)."""
+    options = tuple(Option(o.id, o.letter, to_plain(o.text_md), o.correct) for o in q.options)
+    return ItemKey(
+        id=q.id, type=q.type, stem=to_plain(q.stem_md), options=options, accepted=tuple(q.accepted_answers),
+        pairs=tuple((p.id, p.answer_id) for p in q.pairs), answer_texts=tuple((a.id, to_plain(a.text_md)) for a in q.answers),
+        prompt_texts=tuple((p.id, to_plain(p.prompt_md)) for p in q.pairs),
+        order=tuple(q.correct_order), item_texts=tuple((i.id, to_plain(i.text_md)) for i in q.items),
+        source_file=q.source_file, source_line=q.source_line,
+    )
+
+
+@dataclass
+class QuestionIndex:
+    """The exam's questions, found by id, by an id-prefixed name or by stem text."""
+
+    keys: dict[str, ItemKey]
+    _stems: list[tuple[str, str]] = field(default_factory=list)  # (normalized stem, id), longest first
+    _cache: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, view: ExamView) -> QuestionIndex:
+        keys = {q.id: key_of(q) for q in view.questions}
+        stems = sorted(((normalize(k.stem), k.id) for k in keys.values()), key=lambda s: (-len(s[0]), s[1]))
+        return cls(keys, stems)
+
+    def by_name(self, name: str) -> tuple[str | None, str]:
+        """A platform name such as "6.1-q1: Which size ..." -> (id, "") or (None, why not)."""
+        m = _ID_PREFIX.match(name)
+        if m and m.group(1) in self.keys:
+            return m.group(1), ""
+        return None, f"the name {_shown(name)} does not start with a question id of this exam (the LMS exports name questions '<id>: <stem>')"
+
+    def by_stem(self, text: str) -> tuple[str | None, str]:
+        """A question's text, or a summary that starts with it (Moodle: '<stem>: <option>; <option>')."""
+        if text not in self._cache:
+            self._cache[text] = self._find_stem(text)
+        return self._cache[text]
+
+    def _find_stem(self, text: str) -> tuple[str | None, str]:
+        wanted = normalize(text)
+        if not wanted:
+            return None, "no question text to match"
+        exact = [qid for stem, qid in self._stems if stem == wanted]
+        hits = exact or [qid for stem, qid in self._stems if stem and wanted.startswith(stem + " ")]
+        if len(hits) == 1 or (hits and not exact and _longest_unique(self._stems, hits)):
+            return hits[0], ""
+        if hits:
+            return None, f"the question text {_shown(text)} matches {len(hits)} questions ({', '.join(sorted(hits)[:4])}); give each a distinct stem"
+        return None, f"the question text {_shown(text)} is not the stem of any question of this exam (edited since it was exported?)"
+
+
+def _longest_unique(stems: list[tuple[str, str]], hits: list[str]) -> bool:
+    """Several stems are prefixes of the summary: the longest wins when no other is as long."""
+    lengths = {qid: len(stem) for stem, qid in stems if qid in hits}
+    best = max(lengths.values())
+    return sum(1 for n in lengths.values() if n == best) == 1 and lengths[hits[0]] == best
+
+
+def _shown(text: str, width: int = 60) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
