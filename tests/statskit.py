@@ -21,10 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.check.diagnostics import Report
 from pipeline.citations.lock import CitationLock
+from pipeline.derive.build import build_view
+from pipeline.diagnostics import Report
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
-from pipeline.view.build import build_view
 
 SEED = 2026
 ITEMS = 36

@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
-from pipeline.check.diagnostics import Report
 from pipeline.citations.lock import CitationLock
+from pipeline.derive.build import build_view
+from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent
-from pipeline.load.position import Position
+from pipeline.position import Position
 from pipeline.stats import store
 from pipeline.stats.itemhash import item_hash
 from pipeline.stats.judge import findings
 from pipeline.stats.match import ItemKey, key_of
-from pipeline.view.build import build_view
 
 
 def check_item_stats(content: ExamContent, report: Report) -> None:

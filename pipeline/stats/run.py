@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.citations.lock import CitationLock
+from pipeline.derive.build import build_view
 from pipeline.load.content import ExamContent
 from pipeline.stats import report, store
 from pipeline.stats.analyse import analyse
@@ -24,7 +25,6 @@ from pipeline.stats.detect import detect
 from pipeline.stats.formats import moodle_statistics
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Parsed, StatsInputError
-from pipeline.view.build import build_view
 
 SHOWN_UNMATCHED = 20
 
