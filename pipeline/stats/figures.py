@@ -46,7 +46,8 @@ def scatter(path: Path, rows: list[tuple[str, ItemRecord, list[str]]], easy: flo
     ax.set_ylabel("corrected item-rest point-biserial")
     ax.set_title(f"{len(plotted)} items: facility and discrimination")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower left", fontsize=8)
+    if plotted:
+        ax.legend(loc="lower left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, format="png", metadata=METADATA)
     plt.close(fig)

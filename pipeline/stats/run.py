@@ -87,8 +87,12 @@ def _publish(out: Path, write) -> Path:
 
 
 def print_unmatched(parsed: list[Parsed]) -> None:
-    unmatched = [u for p in parsed for u in p.unmatched]
-    for u in unmatched[:SHOWN_UNMATCHED]:
-        print(u.format(), file=sys.stderr)
-    if len(unmatched) > SHOWN_UNMATCHED:
-        print(f"... and {len(unmatched) - SHOWN_UNMATCHED} more unmatched rows (every one is in the report)", file=sys.stderr)
+    """One line per file and reason ("row 18 and 319 more rows"), the first SHOWN_UNMATCHED reasons; the report lists every row."""
+    groups: dict[tuple[Path, str], list[int]] = {}
+    for u in (u for p in parsed for u in p.unmatched):
+        groups.setdefault((u.path, u.reason), []).append(u.row)
+    for (path, reason), rows in list(groups.items())[:SHOWN_UNMATCHED]:
+        more = f" and {len(rows) - 1} more rows" if len(rows) > 1 else ""
+        print(f"{path}: row {rows[0]}{more}: unmatched: {reason}", file=sys.stderr)
+    if len(groups) > SHOWN_UNMATCHED:
+        print(f"... and {len(groups) - SHOWN_UNMATCHED} more reasons rows were unmatched for (every row is in the report)", file=sys.stderr)

@@ -35,8 +35,10 @@ class Threshold:
 
 
 def threshold(checks: dict, code: str) -> Threshold:
-    """The exam's threshold for `code` (its default where the exam sets none)."""
+    """The exam's threshold for `code` (its default where the exam sets none, or one `problem` refuses)."""
     setting = checks.get(code)
+    if problem(code, setting):
+        setting = None
     value = getattr(setting, "threshold", None)
     least = getattr(setting, "min_responses", None)
     return Threshold(RULES[code].default if value is None else value, MIN_RESPONSES if least is None else least)
