@@ -134,3 +134,16 @@ def test_a_folder_or_missing_file_is_named(exam):
     root, _ = exam
     code, err = _stats(root, root / "missing.csv")
     assert code == 1 and "missing.csv: row 0: error: cannot be read" in err
+
+
+def test_every_code_the_statistics_raise_is_a_configurable_check():
+    import re
+
+    from pipeline.check.codes import CONFIGURABLE
+    from pipeline.paths import ROOT
+    from pipeline.stats.thresholds import RULES
+
+    text = (ROOT / "pipeline" / "stats" / "judge.py").read_text()
+    used = set(re.findall(r'"(item-[a-z-]+)"', text))
+    assert used >= set(RULES) | {"item-stats-stale"}
+    assert used <= CONFIGURABLE

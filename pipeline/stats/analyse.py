@@ -34,12 +34,10 @@ def analyse(exam_id: str, parsed: list[Parsed], index: QuestionIndex, today: dt.
     alpha_learners, note, learners = 0, "", 0
     if order:
         m = ctt.matrix(answers, order)
-        chosen = {(a.learner, a.question_id): a.choices or () for a in answers}
         test, without = ctt.test_stats(m)
         fits, note = irt.fit_2pl(m.scores, order)
         for j, qid in enumerate(order):
-            per = {learner: chosen.get((learner, qid), ()) for learner in m.learners}
-            stats = ctt.item_stats(m, j, index.keys[qid], per)
+            stats = ctt.item_stats(m, j, index.keys[qid])
             items[qid] = _record(stats, item_hash(index.keys[qid]), without[j], fits.get(qid))
         alpha, alpha_learners, learners = test.alpha, test.alpha_learners, test.learners
     for item in (i for p in parsed for i in p.items):

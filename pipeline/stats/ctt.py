@@ -59,6 +59,7 @@ class Matrix:
     learners: list[str]
     items: list[str]
     scores: np.ndarray  # learners x items, NaN where not answered
+    picks: dict[tuple[str, str], np.ndarray]  # (item, option) -> learners who chose it (bool per learner)
 
 
 def matrix(answers: list[Answer], items: list[str]) -> Matrix:
@@ -66,9 +67,17 @@ def matrix(answers: list[Answer], items: list[str]) -> Matrix:
     row = {name: i for i, name in enumerate(learners)}
     col = {qid: j for j, qid in enumerate(items)}
     scores = np.full((len(learners), len(items)), np.nan)
+    rows, cols, values = zip(*((row[a.learner], col[a.question_id], a.score) for a in answers), strict=True) if answers else ((), (), ())
+    scores[list(rows), list(cols)] = values
+    chosen: dict[tuple[str, str], list[int]] = {}
     for a in answers:
-        scores[row[a.learner], col[a.question_id]] = a.score
-    return Matrix(learners, items, scores)
+        for option in a.choices or ():
+            chosen.setdefault((a.question_id, option), []).append(row[a.learner])
+    picks = {}
+    for pair, members in chosen.items():
+        picks[pair] = np.zeros(len(learners), dtype=bool)
+        picks[pair][members] = True
+    return Matrix(learners, items, scores, picks)
 
 
 def _r(x: np.ndarray, y: np.ndarray) -> float | None:
@@ -84,8 +93,8 @@ def _groups(totals: np.ndarray, answered: np.ndarray) -> tuple[np.ndarray, np.nd
     return order[:size], order[-size:]
 
 
-def item_stats(m: Matrix, j: int, key: ItemKey, chosen: dict[str, tuple[str, ...]]) -> ItemStats:
-    """One item's statistics; `chosen` maps learner -> options chosen (choice questions)."""
+def item_stats(m: Matrix, j: int, key: ItemKey) -> ItemStats:
+    """One item's statistics (its options' from the matrix's picks)."""
     totals = np.nansum(m.scores, axis=1)
     answered = np.flatnonzero(~np.isnan(m.scores[:, j]))
     if len(answered) == 0:
@@ -94,14 +103,15 @@ def item_stats(m: Matrix, j: int, key: ItemKey, chosen: dict[str, tuple[str, ...
     rest = totals[answered] - item
     lower, upper = _groups(totals, answered)
     d = float(item[upper].mean() - item[lower].mean()) if len(answered) >= 4 else None
-    options, strongest = _options(m, answered, rest, lower, upper, key, chosen)
+    options, strongest = _options(m, answered, rest, lower, upper, key)
     return ItemStats(key.id, len(answered), float(item.mean()), _r(item, rest), d, options, strongest)
 
 
-def _options(m, answered, rest, lower, upper, key: ItemKey, chosen) -> tuple[dict[str, OptionStats] | None, str | None]:
+def _options(m, answered, rest, lower, upper, key: ItemKey) -> tuple[dict[str, OptionStats] | None, str | None]:
     if not key.is_choice:
         return None, None
-    picks = {o.id: np.array([o.id in chosen.get(m.learners[i], ()) for i in answered]) for o in key.options}
+    none = np.zeros(len(m.learners), dtype=bool)
+    picks = {o.id: m.picks.get((key.id, o.id), none)[answered] for o in key.options}
     options = {}
     for o in key.options:
         mask = picks[o.id]

@@ -18,8 +18,10 @@ class ResponseError(ValueError):
 
 def choices_from_ids(key: ItemKey, raw: str, sep: str = "|") -> tuple[str, ...]:
     """"a|c" -> ("a", "c"), each checked against the question's options."""
+    known = key.option_ids
+    if raw in known:  # the common case: one option id
+        return (raw,)
     ids = tuple(part.strip() for part in raw.split(sep) if part.strip())
-    known = {o.id for o in key.options}
     bad = [i for i in ids if i not in known]
     if bad:
         raise ResponseError(f"{bad[0]!r} is not an option id of {key.id} (options: {', '.join(sorted(known))})")
@@ -48,6 +50,8 @@ def choices_from_summary(key: ItemKey, summary: str, sep: str) -> tuple[str, ...
 
 
 def grade_choices(key: ItemKey, chosen: tuple[str, ...]) -> float:
+    if len(chosen) == 1:
+        return 1.0 if len(key.correct) == 1 and chosen[0] in key.correct else 0.0
     return 1.0 if chosen and frozenset(chosen) == key.correct else 0.0
 
 

@@ -50,9 +50,13 @@ class ItemKey:
     def is_choice(self) -> bool:
         return self.type in CHOICE_TYPES
 
-    @property
+    @cached_property
     def correct(self) -> frozenset[str]:
         return frozenset(o.id for o in self.options if o.correct)
+
+    @cached_property
+    def option_ids(self) -> frozenset[str]:
+        return frozenset(o.id for o in self.options)
 
     def option(self, option_id: str) -> Option | None:
         return next((o for o in self.options if o.id == option_id), None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from pipeline.errors import PipelineError
 
@@ -18,9 +19,8 @@ class StatsInputError(PipelineError):
         self.path, self.row, self.line = path, row, line
 
 
-@dataclass(frozen=True)
-class Answer:
-    """One learner's answer to one question, mapped to the exam's ids."""
+class Answer(NamedTuple):
+    """One learner's answer to one question, mapped to the exam's ids (a tuple: a file holds a million)."""
 
     learner: str
     question_id: str
