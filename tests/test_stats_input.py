@@ -112,6 +112,7 @@ def test_malformed_or_foreign_csv_is_an_error_naming_file_and_row(exam, rows, ro
     (b"learner,question_id,response,score,time\nu1,6.1-q01,\xff\xfe,,\n", "row 2: error: is not UTF-8 text"),
     (b"", "row 1: error: is empty; expected a header row and answers"),
     (b"learner,question_id,response,score,time\nu1,6.1-q01,a\x00,,\n", "holds a NUL character"),
+    (b'learner,question_id,response,score,time\nu1,6.1-q01,"' + b"x" * 100_001 + b'",,\n', "a field over the limit of 100,000 characters"),
 ])
 def test_broken_bytes_are_an_error_and_nothing_is_written(exam, data, expected):
     root, _ = exam
@@ -147,3 +148,18 @@ def test_every_code_the_statistics_raise_is_a_configurable_check():
     used = set(re.findall(r'"(item-[a-z-]+)"', text))
     assert used >= set(RULES) | {"item-stats-stale"}
     assert used <= CONFIGURABLE
+
+
+def test_the_qti_identifier_and_canvas_ident_map_back_to_the_question(exam):
+    from pipeline.render.lms.qti21 import identifier
+    from pipeline.stats.match import QuestionIndex
+
+    root, view = exam
+    index = QuestionIndex.of(view)
+    assert all(index.resolve(identifier(q)) == q.id and index.resolve(q.id) == q.id for q in view.questions)
+    assert index.resolve("q_9.9-q1") is None
+    first = view.questions[0]
+    answers = _write(root / "qti.csv", [["learner", "question_id", "response", "score", "time"], ["u1", identifier(first), first.correct_options[0].id, "", ""]])
+    code, err = _stats(root, answers)
+    assert code == 0, err
+    assert json.loads((root / "sources" / "stats-demo" / "item-stats.json").read_text())["items"][first.id]["facility"] == 1.0

@@ -13,8 +13,8 @@ def first_attempts(answers: list[Answer]) -> tuple[list[Answer], int]:
         key = (answer.learner, answer.question_id)
         if key not in best or _rank(answer) < _rank(best[key]):
             best[key] = answer
-    return sorted(best.values(), key=lambda a: (a.question_id, a.learner)), len(answers) - len(best)
+    return list(best.values()), len(answers) - len(best)  # in first-seen order: the statistics do not depend on it
 
 
 def _rank(answer: Answer) -> tuple:
-    return (answer.time is None, answer.time.timestamp() if answer.time else 0.0, answer.where.split(":")[0], answer.order)
+    return (answer.time is None, answer.time.timestamp() if answer.time else 0.0, answer.file, answer.order)

@@ -19,6 +19,7 @@ from pipeline.view.model import ExamView, QuestionView
 
 CHOICE_TYPES = frozenset({"single", "multiple", "true_false"})
 _ID_PREFIX = re.compile(r"^\s*([^\s:]+)\s*:")
+QTI_PREFIX = "q_"
 
 
 @dataclass(frozen=True)
@@ -96,11 +97,18 @@ class QuestionIndex:
         stems = sorted(((normalize(k.stem), k.id) for k in keys.values()), key=lambda s: (-len(s[0]), s[1]))
         return cls(keys, stems)
 
+    def resolve(self, name: str) -> str | None:
+        """A question id as the exports write it: the id itself (Moodle's idnumber), or the QTI identifier and
+        Canvas ident `q_<id>` (the rule of `pipeline.render.lms.qti21.identifier`; a test keeps the two alike)."""
+        if name in self.keys:
+            return name
+        return name[len(QTI_PREFIX):] if name.startswith(QTI_PREFIX) and name[len(QTI_PREFIX):] in self.keys else None
+
     def by_name(self, name: str) -> tuple[str | None, str]:
         """A platform name such as "6.1-q1: Which size ..." -> (id, "") or (None, why not)."""
         m = _ID_PREFIX.match(name)
-        if m and m.group(1) in self.keys:
-            return m.group(1), ""
+        if m and self.resolve(m.group(1)):
+            return self.resolve(m.group(1)), ""
         return None, f"the name {_shown(name)} does not start with a question id of this exam (the LMS exports name questions '<id>: <stem>')"
 
     def by_stem(self, text: str) -> tuple[str | None, str]:

@@ -29,7 +29,11 @@ class Answer(NamedTuple):
     score: float  # 0..1, the fraction of the question's marks
     time: dt.datetime | None
     order: int  # position in its file: the tie-breaker for "first attempt"
-    where: str  # "file:row", for messages
+    file: str  # the file's name (one string shared by its rows)
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.order}"
 
 
 @dataclass(frozen=True)

@@ -99,4 +99,4 @@ def _answer(table, record, learner, when, key: ItemKey, response: str, earned: s
         except grading.ResponseError as exc:
             parsed.unmatched.append(Unmatched(table.path, record.number, str(exc)))
             return
-    parsed.answers.append(Answer(learner, key.id, response, choices, score, when[0], when[1], f"{table.path.name}:{record.number}"))
+    parsed.answers.append(Answer(learner, key.id, response, choices, score, when[0], when[1], table.path.name))

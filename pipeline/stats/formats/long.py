@@ -35,9 +35,9 @@ def _answer(table: Table, record: Record, index: QuestionIndex, parsed: Parsed) 
         raise table.error(record, f"learner: expected an id of 1-{MAX_LEARNER} characters, got {len(learner)}")
     if not qid:
         raise table.error(record, "question_id: expected a question id, got an empty field")
-    score = _score(table, record, score_text)
-    when = _time(table, record, time_text)
-    key = index.keys.get(qid)
+    score = _score(table, record, score_text) if score_text else None
+    when = _time(table, record, time_text) if time_text else None
+    key = index.keys.get(qid) or index.keys.get(index.resolve(qid) or "")
     if key is None:
         parsed.unmatched.append(Unmatched(table.path, record.number, f"question_id {qid!r} is not a question of this exam"))
         return None
@@ -48,8 +48,7 @@ def _answer(table: Table, record: Record, index: QuestionIndex, parsed: Parsed) 
         return None
     if score is None and graded is None:
         raise table.error(record, f"score: {qid} is a {key.type.replace('_', ' ')} question with no key to grade by; give a score from 0 to 1")
-    return Answer(learner, qid, response, choices, score if score is not None else graded, when, record.number,
-                  f"{table.path.name}:{record.number}")
+    return Answer(learner, key.id, response, choices, score if score is not None else graded, when, record.number, table.path.name)
 
 
 def _score(table: Table, record: Record, text: str) -> float | None:

@@ -104,7 +104,6 @@ def _row(table, record, named, slots, slot_ids, index, parsed) -> None:
 
 
 def _answer(table, record, learner, started, key: ItemKey, summary: str, parsed: Parsed) -> None:
-    where = f"{table.path.name}:{record.number}"
     try:
         choices, score = _score(key, summary)
     except grading.ResponseError as exc:
@@ -113,7 +112,7 @@ def _answer(table, record, learner, started, key: ItemKey, summary: str, parsed:
     if score is None:
         parsed.unmatched.append(Unmatched(table.path, record.number, f"{key.id} is an essay: a Responses report gives no mark to count"))
         return
-    parsed.answers.append(Answer(learner, key.id, summary, choices, score, started, record.number, where))
+    parsed.answers.append(Answer(learner, key.id, summary, choices, score, started, record.number, table.path.name))
 
 
 def _score(key: ItemKey, summary: str) -> tuple[tuple[str, ...] | None, float | None]:
