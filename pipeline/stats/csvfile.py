@@ -11,6 +11,7 @@ import io
 import os
 import stat
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
@@ -32,15 +33,35 @@ class Record(NamedTuple):
 
 @dataclass(frozen=True)
 class Table:
+    """The file's non-blank records, header first. `rows` are the bare cells (what a big file's parser walks);
+    `records` adds each one's number and starting line, worked out on first use (a second pass over the text)."""
+
     path: Path
-    records: list[Record]
+    rows: list[list[str]]
+    text: str
 
     @property
     def header(self) -> list[str]:
-        return self.records[0].cells if self.records else []
+        return self.rows[0] if self.rows else []
 
-    def error(self, record: Record, message: str) -> StatsInputError:
-        return StatsInputError(self.path, record.number, message, record.line)
+    @cached_property
+    def lines(self) -> list[int]:
+        """The line each record starts on (a quoted field may hold line breaks)."""
+        starts, start = [], 1
+        reader = csv.reader(io.StringIO(self.text, newline=""))
+        for cells in reader:
+            if len(cells) > 1 or (cells and cells[0].strip()):
+                starts.append(start)
+            start = reader.line_num + 1
+        return starts
+
+    @cached_property
+    def records(self) -> list[Record]:
+        return [Record(n, line, cells) for n, (line, cells) in enumerate(zip(self.lines, self.rows, strict=True), start=1)]
+
+    def error(self, record: Record | int, message: str) -> StatsInputError:
+        number = record if isinstance(record, int) else record.number
+        return StatsInputError(self.path, number, message, self.lines[number - 1] if 0 < number <= len(self.lines) else None)
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -73,24 +94,38 @@ def read_table(path: Path) -> Table:
     if "\0" in text:
         line = text[: text.index("\0")].count("\n") + 1
         raise StatsInputError(path, line, "holds a NUL character: this is not a CSV text file", line)
-    records: list[Record] = []
     previous = csv.field_size_limit(MAX_FIELD)  # the csv module's own bound, so no field is measured in Python
     try:
         reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-        start = 1
-        for cells in reader:
-            if len(cells) > 1 or (cells and cells[0].strip()):
-                if len(cells) > MAX_COLUMNS:
-                    raise StatsInputError(path, len(records) + 1, f"has {len(cells):,} columns, over the limit of {MAX_COLUMNS:,}", start)
-                records.append(Record(len(records) + 1, start, cells))
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        limit = f"a field over the limit of {MAX_FIELD:,} characters (a quote left open?)" if "field larger" in str(exc) else str(exc)
-        raise StatsInputError(path, len(records) + 1, f"is not well-formed CSV ({limit}); expected comma-separated fields, quoted with \"", start) from None
+        try:
+            rows = [cells for cells in reader if len(cells) > 1 or (cells and cells[0].strip())]
+        except csv.Error as exc:
+            raise _malformed(path, text, exc) from None
     finally:
         csv.field_size_limit(previous)
-    if len(records) > MAX_ROWS:
-        raise StatsInputError(path, MAX_ROWS + 1, f"has more than {MAX_ROWS:,} rows; split it")
-    if not records:
+    if not rows:
         raise StatsInputError(path, 1, "is empty; expected a header row and answers")
-    return Table(path, records)
+    if len(rows) > MAX_ROWS:
+        raise StatsInputError(path, MAX_ROWS + 1, f"has more than {MAX_ROWS:,} rows; split it")
+    widest = max(map(len, rows))
+    if widest > MAX_COLUMNS:
+        number = next(i for i, cells in enumerate(rows, start=1) if len(cells) == widest)
+        raise Table(path, rows, text).error(number, f"has {widest:,} columns, over the limit of {MAX_COLUMNS:,}")
+    return Table(path, rows, text)
+
+
+def _malformed(path: Path, text: str, exc: csv.Error) -> StatsInputError:
+    """Where the reader stopped: a second, slow pass counts the records before it (only on this error path)."""
+    number, start = 1, 1
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    previous = csv.field_size_limit(MAX_FIELD)
+    try:
+        for cells in reader:
+            number += 1 if len(cells) > 1 or (cells and cells[0].strip()) else 0
+            start = reader.line_num + 1
+    except csv.Error:
+        pass
+    finally:
+        csv.field_size_limit(previous)
+    reason = f"a field over the limit of {MAX_FIELD:,} characters (a quote left open?)" if "field larger" in str(exc) else str(exc)
+    return StatsInputError(path, number, f"is not well-formed CSV ({reason}); expected comma-separated fields, quoted with \"", start)

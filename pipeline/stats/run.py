@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gc
 import shutil
 import sys
 import tempfile
@@ -49,11 +50,30 @@ def read_all(files: list[Path], index: QuestionIndex) -> list[Parsed]:
     return sorted(parsed, key=lambda p: order[p.path])
 
 
+@contextlib.contextmanager
+def _gc_paused():
+    """A million rows are a few million small lists and strings, none in a cycle: the cyclic collector would
+    walk them again and again as they pile up (three times the reading time), for nothing to free."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def read_and_analyse(exam_id: str, files: list[Path], index: QuestionIndex, today: dt.date, all_attempts: bool = False):
+    """Every file parsed, and the statistics of what they hold (nothing written)."""
+    with _gc_paused():
+        parsed = read_all(files, index)
+        return parsed, analyse(exam_id, parsed, index, today, all_attempts)
+
+
 def run_stats(content: ExamContent, files: list[Path], out: Path, today: dt.date, all_attempts: bool = False) -> StatsResult:
     view = build_view(content, CitationLock.load(content.folder))
     index = QuestionIndex.of(view)
-    parsed = read_all(files, index)
-    data = analyse(content.exam.id, parsed, index, today, all_attempts)
+    parsed, data = read_and_analyse(content.exam.id, files, index, today, all_attempts)
     if not data.items:
         names = ", ".join(str(p) for p in files)
         raise StatsInputError(files[0], 1, f"no row of {names} maps to a question of exam '{content.exam.id}' (see the unmatched rows above); "
