@@ -23,10 +23,11 @@ def exam(tmp_path):
 
 
 def _stats(root: Path, *files: Path) -> tuple[int, str]:
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+    """The exit code and what was printed (the diagnostics go to stdout, the rest to stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
         code = main(["stats", "--sources", str(root / "sources"), "--today", "2026-11-29", "--out", str(root / "report"), *map(str, files)])
-    return code, err.getvalue()
+    return code, out.getvalue() + err.getvalue()
 
 
 def _write(path: Path, rows: list[list[str]], bom: bool = False) -> Path:
@@ -163,3 +164,21 @@ def test_the_qti_identifier_and_canvas_ident_map_back_to_the_question(exam):
     code, err = _stats(root, answers)
     assert code == 0, err
     assert json.loads((root / "sources" / "stats-demo" / "item-stats.json").read_text())["items"][first.id]["facility"] == 1.0
+
+
+def test_the_exam_must_be_named_when_there_are_several_and_sound(exam):
+    import shutil
+
+    root, view = exam
+    answers = _write(root / "a.csv", [["learner", "question_id", "response", "score", "time"], ["u1", kit.qid(0), "a", "", ""]])
+    shutil.copytree(root / "sources" / "stats-demo", root / "sources" / "other")
+    exam_file = root / "sources" / "other" / "exam.yaml"
+    exam_file.write_text(exam_file.read_text().replace("id: stats-demo", "id: other"))
+    code, err = _stats(root, answers)
+    assert code == 2 and "say which the answers are to with --exam ID" in err
+    shutil.rmtree(root / "sources" / "other")
+    objective = root / "sources" / "stats-demo" / "6-performance" / "6.1-part.yaml"
+    objective.write_text(objective.read_text().replace("answer: \"latency answer 1, the right one\"", "answer: \"nothing like it\""))
+    code, err = _stats(root, answers)
+    assert code == 1 and "has errors in its sources; fix them first (nothing written)" in err and "[question-answer]" in err
+    assert _written(root) == []

@@ -90,6 +90,8 @@ def option_bars(path: Path, key: ItemKey, record: ItemRecord) -> Path:
             continue
         bars = ((-height, s.lower / group, "#c6dbef", "lower 27%"), (0.0, s.share, RIGHT if o.correct else WRONG, "all learners"),
                 (height, s.upper / group, "#08306b", "upper 27%"))
+        if record.source != "responses":  # a platform's counts: no per-learner rows, so no upper and lower groups
+            bars = bars[1:2]
         for offset, share, colour, label in bars:
             ax.barh(i + offset, share, height=height * 0.95, color=colour, zorder=3, label=label if i == 0 else None)
         ax.text(max(s.share, s.upper / group, s.lower / group) + 0.01, i, f"{s.share:.0%} of {record.n}" + ("  (dead)" if not o.correct and s.share < 0.05 else ""),
@@ -97,7 +99,8 @@ def option_bars(path: Path, key: ItemKey, record: ItemRecord) -> Path:
     ax.set_yticks(list(range(len(options))), labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.2)
-    ax.set_xlabel("share choosing the option (middle bar: all learners, green when it is the key)")
+    ax.set_xlabel("share choosing the option (middle bar: all learners, green when it is the key)" if record.source == "responses" else
+                  f"share choosing the option (green: the key; {record.source} gives no upper and lower groups)")
     title = f"{key.id}: n = {record.n}" + (f", facility {record.facility:.2f}" if record.facility is not None else "")
     ax.set_title(title + (f", point-biserial {record.point_biserial:+.2f}" if record.point_biserial is not None else ""), fontsize=10)
     ax.grid(axis="x", alpha=0.3)
