@@ -102,9 +102,9 @@ def option_bars(path: Path, key: ItemKey, record: ItemRecord) -> Path:
     ax.set_xlabel("share choosing the option (middle bar: all learners, green when it is the key)" if record.source == "responses" else
                   f"share choosing the option (green: the key; {record.source} gives no upper and lower groups)")
     title = f"{key.id}: n = {record.n}" + (f", facility {record.facility:.2f}" if record.facility is not None else "")
-    ax.set_title(title + (f", point-biserial {record.point_biserial:+.2f}" if record.point_biserial is not None else ""), fontsize=10)
+    ax.set_title(title + (f", point-biserial {record.point_biserial:+.2f}" if record.point_biserial is not None else ""), fontsize=10, pad=20)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=7)
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize=7, frameon=False)  # above the bars, never on a label
     fig.tight_layout()
     fig.savefig(path, format="png", metadata=METADATA)
     plt.close(fig)
