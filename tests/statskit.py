@@ -170,12 +170,18 @@ def implied_point_biserials(model: Model, view, population: int = 60_000) -> np.
 
 # ---- the exports -------------------------------------------------------------------------------------------
 
+def options(q) -> tuple:
+    """A question's options in display order (its choices part), or none."""
+    part = q.parts[0]
+    return part.options if getattr(part, "shape", "") == "choices" else ()
+
+
 def _keys(view) -> dict:
     return {q.id: q for q in view.questions}
 
 
 def _text(view, question: str, option: str) -> str:
-    return next(o.text_md for o in _keys(view)[question].options if o.id == option)
+    return next(o.text_md for o in options(_keys(view)[question]) if o.id == option)
 
 
 def write_long(path: Path, model: Model, view, extra_rows: list[list[str]] = ()) -> Path:
@@ -220,7 +226,7 @@ def write_moodle_responses(path: Path, model: Model, view, *, question_text: boo
 def _summary(q) -> str:
     from pipeline.text.plaintext import to_plain
 
-    return to_plain(q.stem_md) + (": " + "; ".join(to_plain(o.text_md) for o in q.options) if q.options else "")
+    return to_plain(q.stem_md) + (": " + "; ".join(to_plain(o.text_md) for o in options(q)) if options(q) else "")
 
 
 def _moodle_row(i: int, started: dt.datetime, state: str, slots, answers, keys, question_text: bool) -> list[str]:
@@ -229,13 +235,13 @@ def _moodle_row(i: int, started: dt.datetime, state: str, slots, answers, keys, 
     for question, option in zip(slots, answers, strict=True):
         q = keys[question]
         response = "-" if option == "" else (_text_of(q, option) if option else "I would use it when memory is short, say, for big models")
-        right = "; ".join(o.text_md for o in q.options if o.correct) or (q.answer_md or "")
+        right = "; ".join(o.text_md for o in options(q) if o.correct) or (q.answer_md or "")
         row += ([_summary(q)] if question_text else []) + [response, right]
     return row
 
 
 def _text_of(q, option: str) -> str:
-    return next(o.text_md for o in q.options if o.id == option)
+    return next(o.text_md for o in options(q) if o.id == option)
 
 
 def _first_attempt_scores(model: Model) -> np.ndarray:
@@ -265,7 +271,7 @@ def write_moodle_statistics(path: Path, model: Model, view, *, everything: bool 
             for n, question in enumerate(model.ids):
                 out.writerow(["Response", "Partial credit", "Count", "Frequency"])
                 q = keys[question]
-                for o in q.options:
+                for o in options(q):
                     count = sum(1 for row in model.chosen if row[n] == o.id)
                     out.writerow([o.text_md, "100.00%" if o.correct else "0.00%", str(count), f"{count / len(model.chosen) * 100:.2f}%"])
     return path
@@ -287,7 +293,7 @@ def write_canvas_items(path: Path, model: Model, view) -> Path:
         out.writerow(header)
         for n, question in enumerate(model.ids):
             q = keys[question]
-            ordered = [o for o in q.options if o.correct] + [o for o in q.options if not o.correct]
+            ordered = [o for o in options(q) if o.correct] + [o for o in options(q) if not o.correct]
             pbis = []
             for o in ordered:
                 chose = np.array([row[n] == o.id for row in model.chosen])
@@ -317,7 +323,7 @@ def write_canvas_students(path: Path, model: Model, view, *, second_attempts: in
                 right = 0
                 for n, option in enumerate(answers):
                     q = keys[model.ids[n]]
-                    correct = any(o.correct and o.id == option for o in q.options)
+                    correct = any(o.correct and o.id == option for o in options(q))
                     right += correct
                     cells += [_text_of(q, option) if option else "", "1" if correct else "0"]
                 cells += ["Irrelevant", "0", str(right), str(len(answers) - right), str(right)]

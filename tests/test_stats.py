@@ -159,7 +159,7 @@ def test_validate_warns_at_the_question_and_option_lines(judged, world):
     file = judged / "sources" / "stats-demo" / "6-performance" / "6.2-part.yaml"
     q_line = _line_of(file, rf"- id: {re.escape(kit.MISKEYED)}$")
     keyed = next(q for q in world["view"].questions if q.id == kit.MISKEYED)
-    truth = next(o for o in keyed.options if o.id == kit.TRUE_OPTION)
+    truth = next(o for o in kit.options(keyed) if o.id == kit.TRUE_OPTION)
     negative = [x for x in lines if "[item-negative-discrimination]" in x]
     assert len(negative) == 1
     assert negative[0].startswith(f"sources/stats-demo/6-performance/6.2-part.yaml:{q_line}:5: warning: ") or f"6.2-part.yaml:{q_line}:5:" in negative[0]

@@ -49,7 +49,7 @@ CODES: dict[str, str] = {
     "item-tf-all-true": "an objective whose true/false questions (2+) are all true, G20 (warning)",
     "cloze-gap-long": "a cloze mark hiding more than six words (warning)",
     "item-points-elsewhere": "a stem or explanation pointing 'above', 'below' or at 'the example' (warning)",
-    # what learners' answers say (sources/<exam>/item-stats.json, written by `stats`; thresholds in pipeline/stats/thresholds.py)
+    # what learners' answers say (sources/<exam>/item-stats.json, written by `stats`; thresholds in pipeline/check/thresholds.py)
     "item-negative-discrimination": "an item the stronger learners get wrong more often (corrected point-biserial < 0): likely mis-keyed (warning)",
     "item-too-easy": "an item nearly everyone gets right (facility > 0.95) (warning)",
     "item-too-hard": "an item few get right (facility < 0.30) (warning)",

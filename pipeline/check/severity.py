@@ -9,10 +9,10 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
+from pipeline.check import thresholds
 from pipeline.check.codes import CONFIGURABLE
 from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.load.content import ExamFile
-from pipeline.stats import thresholds
 
 
 def configured(exam_file: ExamFile, report: Report) -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,7 +23,8 @@ from pipeline.diagnostics import Report
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent, ExamFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
-from pipeline.stats.lockcheck import check_item_stats
+
+Judge = Callable[[ExamContent, Report], None]
 
 
 @dataclass
@@ -121,7 +122,7 @@ class _Targets:
         return self._loaded[exam_id]
 
 
-def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lock: bool, answers: bool = True) -> None:
+def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lock: bool, judges: Sequence[Judge] = ()) -> None:
     loaded = load_objectives(check.folder, exam_file, check.report)
     for source in [loaded.exam_file, *loaded.objective_files]:
         check_links(source.doc if source else None, check.report)
@@ -135,22 +136,24 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
         checks.check_exam(content, ctx, check.report)
         if lock:
             check_lock(content, today, policy, check.report)
-        if answers and not check.report.errors:  # the answers are judged against a view, which needs sound sources
-            check_item_stats(content, check.report)
+        if not check.report.errors:  # judges read a derived view of the exam, which needs sound sources
+            for judge in judges:
+                judge(content, check.report)
         check.content = content
 
 
 def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool = True, exams: Sequence[str] | None = None,
-             answers: bool = True) -> Validation:
+             judges: Sequence[Judge] = ()) -> Validation:
     """Check the exams of `sources` (only those whose id is in `exams`, when given).
 
-    `lock=False` leaves out what the citation lock says (for `audit`, which is about to rewrite it); `answers=False`
-    what item-stats.json says (for `stats`, which is about to rewrite it)."""
+    `lock=False` leaves out what the citation lock says (for `audit`, which is about to rewrite it); `judges` are checks
+    from stages above this one, run on each exam without errors before its severities apply (the CLI hands
+    in `pipeline.stats.lockcheck.check_item_stats`, which reads item-stats.json against the exam's view)."""
     found = _exam_files(sources)
     _check_duplicate_ids(found)
     chosen = _select(found, exams, sources)
     for check, exam_file in chosen:
-        _check_exam(check, exam_file, today, lock, answers)
+        _check_exam(check, exam_file, today, lock, judges)
     targets = _Targets(found)
     report = Report()
     for check, _ in chosen:

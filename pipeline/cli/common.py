@@ -11,6 +11,7 @@ from pathlib import Path
 from pipeline.check.validate import ExamCheck, Validation, validate
 from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.position import Position
+from pipeline.stats.lockcheck import check_item_stats
 from pipeline.today import resolve_today
 
 UNCHECKED = "citation-unchecked"
@@ -64,7 +65,8 @@ def print_table(result: Validation, outputs: dict[str, str] | None = None) -> No
 
 def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:
     """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on stderr."""
-    result = validate(args.sources, resolve_today(args.today), strict=args.strict, exams=getattr(args, "exam", None))
+    result = validate(args.sources, resolve_today(args.today), strict=args.strict, exams=getattr(args, "exam", None),
+                      judges=(check_item_stats,))
     print_diagnostics(result, getattr(args, "verbose", False))
     if table:
         print_table(result)

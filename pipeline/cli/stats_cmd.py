@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pipeline.check.validate import validate
 from pipeline.cli.common import print_diagnostics
-from pipeline.errors import ContentErrors, UsageError
+from pipeline.errors import PipelineError, UsageError
 from pipeline.stats.run import print_unmatched, run_stats
 from pipeline.today import resolve_today
 
@@ -25,14 +25,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     today = resolve_today(args.today)
-    result = validate(args.sources, today, exams=[args.exam] if args.exam else None, answers=False)
+    result = validate(args.sources, today, exams=[args.exam] if args.exam else None)  # not item-stats.json: it is about to be rewritten
     if len(result.checks) != 1:
         names = ", ".join(c.name for c in result.checks)
         raise UsageError(f"error: the sources hold several exams ({names}); say which the answers are to with --exam ID")
     check = result.checks[0]
     if not check.ok:
         print_diagnostics(result, verbose=False)
-        raise ContentErrors(f"stats: exam '{check.name}' has errors in its sources; fix them first (nothing written)")
+        raise PipelineError(f"stats: exam '{check.name}' has errors in its sources; fix them first (nothing written)")
     out = args.out or Path("build") / "stats" / check.name
     done = run_stats(check.content, args.files, out, today, args.all_attempts)
     print_unmatched(done.parsed)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.check.thresholds import threshold
 from pipeline.stats.match import ItemKey
 from pipeline.stats.store import ItemRecord
-from pipeline.stats.thresholds import threshold
 
 STALE = "item-stats-stale"
 

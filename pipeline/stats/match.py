@@ -4,7 +4,7 @@
 so the rest of the stage never reads a question's fields. `QuestionIndex` finds a question by its id, by
 a platform name that starts with the id (Moodle's question name, Canvas's item title: the LMS exports
 write `<id>: <stem>`), or by its stem's text (Moodle's question summary, Canvas's question text).
-Texts are compared as `pipeline.practice.answers.normalize` does: case, spacing and punctuation aside.
+Texts are compared as `pipeline.shapes.grading.normalise` does: case, spacing and punctuation aside.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from pipeline.practice.answers import normalize
+from pipeline.shapes.grading import normalise, rule
+from pipeline.shapes.parts import Choices, Pairs, Sequence
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
-CHOICE_TYPES = frozenset({"single", "multiple", "true_false"})
 _ID_PREFIX = re.compile(r"^\s*([^\s:]+)\s*:")
 QTI_PREFIX = "q_"
 
@@ -32,24 +32,29 @@ class Option:
 
 @dataclass(frozen=True)
 class ItemKey:
-    """A question as this stage sees it: id, type, stem, options in display order and the key."""
+    """A question as this stage sees it: its id, type and shape, stem, options in display order, the other
+    parts' ids and texts, and its grading rule (`pipeline.shapes.grading.rule`, the one every output uses)."""
 
     id: str
     type: str
+    shape: str  # choices, text, pairs, sequence or numeric (the question's first part; the types have one)
     stem: str  # plain text
-    options: tuple[Option, ...]
-    accepted: tuple[str, ...] = ()  # fill-ins: answers a grader accepts
-    pairs: tuple[tuple[str, str], ...] = ()  # matching: (prompt id, right answer id)
-    answer_texts: tuple[tuple[str, str], ...] = ()  # matching: (answer id, plain text)
-    prompt_texts: tuple[tuple[str, str], ...] = ()  # matching: (prompt id, plain text)
-    order: tuple[str, ...] = ()  # ordering: item ids in the right order
-    item_texts: tuple[tuple[str, str], ...] = ()  # ordering: (item id, plain text)
+    rule: dict  # the part's grading rule, as data
+    options: tuple[Option, ...] = ()  # choices
+    prompt_texts: tuple[tuple[str, str], ...] = ()  # pairs: (prompt id, plain text)
+    answer_texts: tuple[tuple[str, str], ...] = ()  # pairs: (answer id, plain text)
+    item_texts: tuple[tuple[str, str], ...] = ()  # sequence: (item id, plain text)
     source_file: str = ""
     source_line: int = 0
 
     @property
     def is_choice(self) -> bool:
-        return self.type in CHOICE_TYPES
+        return self.shape == "choices"
+
+    @property
+    def auto(self) -> bool:
+        """Scored without a person: anything but a text part without accepted answers (an essay)."""
+        return self.shape != "text" or bool(self.rule.get("accepted"))
 
     @cached_property
     def correct(self) -> frozenset[str]:
@@ -64,23 +69,25 @@ class ItemKey:
 
     @cached_property
     def by_text(self) -> dict[str, str]:
-        """Normalized option text -> option id (true/false also by "true"/"false")."""
-        found = {normalize(o.text): o.id for o in self.options}
-        if self.type == "true_false":
-            found.update({"true": "true", "false": "false"})
+        """Normalized option text -> option id (a statement's options are also found by "true"/"false")."""
+        found = {normalise(o.text): o.id for o in self.options}
+        found.update({o.id: o.id for o in self.options if o.id in ("true", "false")})
         return found
 
 
 def key_of(q: QuestionView) -> ItemKey:
-    """The one place that reads a question view's fields (issue 20 reshapes them into typed parts)."""
-    options = tuple(Option(o.id, o.letter, to_plain(o.text_md), o.correct) for o in q.options)
-    return ItemKey(
-        id=q.id, type=q.type, stem=to_plain(q.stem_md), options=options, accepted=tuple(q.accepted_answers),
-        pairs=tuple((p.id, p.answer_id) for p in q.pairs), answer_texts=tuple((a.id, to_plain(a.text_md)) for a in q.answers),
-        prompt_texts=tuple((p.id, to_plain(p.prompt_md)) for p in q.pairs),
-        order=tuple(q.correct_order), item_texts=tuple((i.id, to_plain(i.text_md)) for i in q.items),
-        source_file=q.source_file, source_line=q.source_line,
-    )
+    """The one place that reads a question view: its first part (every type has one) and its place."""
+    part = q.parts[0]
+    fields: dict = {}
+    if isinstance(part, Choices):
+        fields["options"] = tuple(Option(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)
+    elif isinstance(part, Pairs):
+        fields["prompt_texts"] = tuple((p.id, to_plain(p.text_md)) for p in part.prompts)
+        fields["answer_texts"] = tuple((a.id, to_plain(a.text_md)) for a in part.answers)
+    elif isinstance(part, Sequence):
+        fields["item_texts"] = tuple((i.id, to_plain(i.text_md)) for i in part.items)
+    return ItemKey(id=q.id, type=q.type, shape=part.shape, stem=to_plain(q.stem_md), rule=rule(part),
+                   source_file=q.source_file, source_line=q.source_line, **fields)
 
 
 @dataclass
@@ -94,7 +101,7 @@ class QuestionIndex:
     @classmethod
     def of(cls, view: ExamView) -> QuestionIndex:
         keys = {q.id: key_of(q) for q in view.questions}
-        stems = sorted(((normalize(k.stem), k.id) for k in keys.values()), key=lambda s: (-len(s[0]), s[1]))
+        stems = sorted(((normalise(k.stem), k.id) for k in keys.values()), key=lambda s: (-len(s[0]), s[1]))
         return cls(keys, stems)
 
     def resolve(self, name: str) -> str | None:
@@ -118,7 +125,7 @@ class QuestionIndex:
         return self._cache[text]
 
     def _find_stem(self, text: str) -> tuple[str | None, str]:
-        wanted = normalize(text)
+        wanted = normalise(text)
         if not wanted:
             return None, "no question text to match"
         exact = [qid for stem, qid in self._stems if stem == wanted]

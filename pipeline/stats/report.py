@@ -11,13 +11,13 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.check.thresholds import threshold
 from pipeline.stats import figures
 from pipeline.stats.itemhash import item_hash
 from pipeline.stats.judge import Finding, findings
 from pipeline.stats.match import ItemKey, QuestionIndex
 from pipeline.stats.records import Unmatched
 from pipeline.stats.store import ItemRecord, ItemStatsFile
-from pipeline.stats.thresholds import threshold
 
 MAX_UNMATCHED_LISTED = 200
 

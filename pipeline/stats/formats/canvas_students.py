@@ -94,7 +94,7 @@ def _answer(table, record, learner, when, key: ItemKey, response: str, earned: s
     choices = None
     if key.is_choice:
         try:
-            texts = [t.replace("\\,", ",") for t in _SPLIT.split(response)] if key.type == "multiple" else [response]
+            texts = [t.replace("\\,", ",") for t in _SPLIT.split(response)] if key.rule.get("multiple") else [response]
             choices = grading.choices_from_texts(key, [t for t in texts if t.strip()]) if response.strip() else ()
         except grading.ResponseError as exc:
             parsed.unmatched.append(Unmatched(table.path, record.number, str(exc)))

@@ -33,11 +33,13 @@ def _grade(index: QuestionIndex, qid: str, response: str) -> tuple:
     key = index.keys.get(qid) or index.keys.get(index.resolve(qid) or "")
     if key is None:
         return None, f"question_id {qid!r} is not a question of this exam", None
+    if not response:  # seen and left blank: no marks, whatever the type
+        return key, (() if key.is_choice else None), 0.0
     try:
-        choices, score = grading.grade_ids(key, response) if response else ((() if key.is_choice else None), 0.0)
+        choices, given = grading.from_ids(key, response)
     except grading.ResponseError as exc:
         return None, str(exc), None
-    return key, choices, score
+    return key, choices, grading.score(key, given)
 
 
 def _answer(table: Table, number: int, cells: list[str], index: QuestionIndex, parsed: Parsed, graded: dict) -> Answer | None:

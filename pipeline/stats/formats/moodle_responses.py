@@ -116,26 +116,15 @@ def _answer(table, record, learner, started, key: ItemKey, summary: str, parsed:
 
 
 def _score(key: ItemKey, summary: str) -> tuple[tuple[str, ...] | None, float | None]:
-    if summary in _BLANK:
-        return ((), 0.0) if key.is_choice else (None, 0.0 if key.accepted or key.pairs or key.order else None)
+    """(options chosen, score) from a response summary; "-" (no response) scores 0, an essay None."""
+    if summary in _BLANK:  # no response in a finished attempt: no marks (an essay's mark is never in this report)
+        return (() if key.is_choice else None), 0.0 if key.auto else None
     if key.is_choice:
         chosen = grading.choices_from_summary(key, summary, "; ")
-        return chosen, grading.grade_choices(key, chosen)
-    if key.pairs:
-        return None, grading.grade_pairs(key, _pairs(key, summary))
-    if key.order:
-        texts = {grading.normalize(t): i for i, t in key.item_texts}
-        return None, grading.grade_order(key, tuple(texts.get(grading.normalize(p), "?") for p in summary.split("; ")))
-    return None, grading.grade_text(key, summary)
-
-
-def _pairs(key: ItemKey, summary: str) -> dict[str, str]:
-    """"prompt -> answer; prompt -> answer" as prompt id -> answer id (an unknown text matches nothing)."""
-    prompts = {grading.normalize(t): i for i, t in key.prompt_texts}
-    answers = {grading.normalize(t): i for i, t in key.answer_texts}
-    given = {}
-    for part in summary.split("; "):
-        prompt, _, answer = part.partition(" -> ")
-        if grading.normalize(prompt) in prompts:
-            given[prompts[grading.normalize(prompt)]] = answers.get(grading.normalize(answer), "?")
-    return given
+        return chosen, grading.score(key, list(chosen))
+    if key.shape == "pairs":  # qtype_match: "prompt -> answer; prompt -> answer"
+        pairs = [part.partition(" -> ")[::2] for part in summary.split("; ")]
+        return None, grading.score(key, grading.pairs_from_texts(key, pairs))
+    if key.shape == "sequence":
+        return None, grading.score(key, grading.order_from_texts(key, summary.split("; ")))
+    return None, grading.score(key, summary)

@@ -19,7 +19,7 @@ its question; the strongest learners' choice is not in this download (it has no 
 
 from __future__ import annotations
 
-from pipeline.practice.answers import normalize
+from pipeline.shapes.grading import normalise
 from pipeline.stats.csvfile import Record, Table
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Parsed, PlatformItem, Unmatched
@@ -117,7 +117,7 @@ def _counts(header: Record, rows: list[Record], key) -> dict[str, int] | None:
         return None
     counts = {o.id: 0 for o in key.options}
     for record in rows:
-        option = key.by_text.get(normalize(record.cells[text_col]))
+        option = key.by_text.get(normalise(record.cells[text_col]))
         if option is None or not record.cells[count_col].strip().isdigit():
             return None
         counts[option] += int(record.cells[count_col])
