@@ -182,3 +182,62 @@ def test_the_exam_must_be_named_when_there_are_several_and_sound(exam):
     code, err = _stats(root, answers)
     assert code == 1 and "has errors in its sources; fix them first (nothing written)" in err and "[question-answer]" in err
     assert _written(root) == []
+
+
+SHAPES = '''id: "6.4"
+title: Shapes
+summary: One question of each other shape.
+reviewed: 2026-11-01
+key_points:
+  - {id: 6.4-kp, text: Point four.}
+questions:
+  - id: 6.4-multi
+    type: multiple
+    stem: "Which of these are even?"
+    options: ["2", "3", "4", "5"]
+    answer: ["2", "4"]
+    explanation: Two and four.
+  - id: 6.4-tf
+    type: true_false
+    stem: "Four is even."
+    answer: true
+    explanation: It is.
+  - id: 6.4-match
+    type: matching
+    stem: "Match each number with its word."
+    pairs:
+      - {prompt: "1", answer: one}
+      - {prompt: "2", answer: two}
+    explanation: Counting.
+  - id: 6.4-order
+    type: ordering
+    stem: "Put these in increasing order."
+    items: [small, medium, large]
+    explanation: Size.
+'''
+
+
+def test_every_shape_is_scored_by_the_one_grading(exam):
+    """Multiple (partial credit, as in Moodle), true/false, matching and ordering answers in the long format."""
+    root, _ = exam
+    (root / "sources" / "stats-demo" / "6-performance" / "6.4-shapes.yaml").write_text(SHAPES, encoding="utf-8")
+    view = kit.view_of(root / "sources")
+    q = {x.id: x for x in view.questions}
+    match = q["6.4-match"].parts[0]
+    right_pairs = "|".join(f"{p.id}={p.answer_id}" for p in match.prompts)
+    half_pairs = f"{match.prompts[0].id}={match.prompts[0].answer_id}|{match.prompts[1].id}={match.prompts[0].answer_id}"
+    order = "|".join(q["6.4-order"].parts[0].correct_order)
+    rows = [["learner", "question_id", "response", "score", "time"],
+            ["u1", "6.4-multi", "a|c", "", ""], ["u2", "6.4-multi", "a", "", ""], ["u3", "6.4-multi", "a|b", "", ""],
+            ["u1", "6.4-tf", "true", "", ""], ["u2", "6.4-tf", "false", "", ""],
+            ["u1", "6.4-match", right_pairs, "", ""], ["u2", "6.4-match", half_pairs, "", ""],
+            ["u1", "6.4-order", order, "", ""], ["u2", "6.4-order", "|".join(reversed(order.split("|"))), "", ""]]
+    code, err = _stats(root, _write(root / "shapes.csv", rows))
+    assert code == 0, err
+    items = json.loads((root / "sources" / "stats-demo" / "item-stats.json").read_text())["items"]
+    # multiple: exact 1; one of two right 0.5; one right one wrong (of two wrong) 0.5 - 0.5 = 0
+    assert items["6.4-multi"]["facility"] == pytest.approx((1 + 0.5 + 0) / 3, abs=1e-4)
+    assert items["6.4-multi"]["options"]["a"]["count"] == 3 and items["6.4-multi"]["options"]["c"]["count"] == 1
+    assert items["6.4-tf"]["facility"] == 0.5 and items["6.4-tf"]["options"]["true"]["count"] == 1
+    assert items["6.4-match"]["facility"] == pytest.approx(0.75) and "options" not in items["6.4-match"]
+    assert items["6.4-order"]["facility"] == 0.5
