@@ -32,7 +32,8 @@ SCHEMA_VERSION = "2.0"  # bump the major part when a consumer would break; the m
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
-DropReason = Literal["near_duplicate", "id_taken", "stem_contains_answer", "options_differ_in_case", "definition_too_short", "too_few_distractors"]
+DropReason = Literal["near_duplicate", "id_taken", "stem_contains_answer", "options_differ_in_case", "definition_too_short", "too_few_distractors",
+                     "too_long", "invalid"]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
 
 
@@ -223,7 +224,7 @@ class DroppedQuestion(BankModel):
 
     id: str = Field(description="The id the generated question would have had.")
     rule: Rule = Field(description="The rule that generated it.")
-    reason: DropReason = Field(description="near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question already has its id; stem_contains_answer: the stem shows the answer; options_differ_in_case: two options differ only in case; definition_too_short: with the term masked, the definition has too few words to identify anything; too_few_distractors: the term's objective and section hold fewer than three other terms that are not the answer under another name or named in the stem.")
+    reason: DropReason = Field(description="near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question already has its id; stem_contains_answer: the stem shows the answer; options_differ_in_case: two options differ only in case; definition_too_short: with the term masked, the definition has too few words to identify anything; too_few_distractors: the term's objective and section hold fewer than three other terms that are not the answer under another name or named in the stem; too_long: a text it would hold (stem, explanation, option, prompt, answer) is longer than the schema lets an author write; invalid: a text it would hold is one the schema refuses otherwise (empty).")
     duplicate_of: str | None = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id); null for the other reasons.")
     score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")
 

@@ -214,11 +214,18 @@ questions:
     stem: "Put these in increasing order."
     items: [small, medium, large]
     explanation: Size.
+  - id: 6.4-number
+    type: numeric
+    stem: "How many GB does the model take?"
+    answer: 16
+    tolerance: 0.5
+    unit: GB
+    explanation: Sixteen.
 '''
 
 
 def test_every_shape_is_scored_by_the_one_grading(exam):
-    """Multiple (partial credit, as in Moodle), true/false, matching and ordering answers in the long format."""
+    """Multiple (partial credit, as in Moodle), true/false, matching, ordering and numeric answers in the long format."""
     root, _ = exam
     (root / "sources" / "stats-demo" / "6-performance" / "6.4-shapes.yaml").write_text(SHAPES, encoding="utf-8")
     view = kit.view_of(root / "sources")
@@ -231,7 +238,8 @@ def test_every_shape_is_scored_by_the_one_grading(exam):
             ["u1", "6.4-multi", "a|c", "", ""], ["u2", "6.4-multi", "a", "", ""], ["u3", "6.4-multi", "a|b", "", ""],
             ["u1", "6.4-tf", "true", "", ""], ["u2", "6.4-tf", "false", "", ""],
             ["u1", "6.4-match", right_pairs, "", ""], ["u2", "6.4-match", half_pairs, "", ""],
-            ["u1", "6.4-order", order, "", ""], ["u2", "6.4-order", "|".join(reversed(order.split("|"))), "", ""]]
+            ["u1", "6.4-order", order, "", ""], ["u2", "6.4-order", "|".join(reversed(order.split("|"))), "", ""],
+            ["u1", "6.4-number", "16.2 GB", "", ""], ["u2", "6.4-number", "17", "", ""], ["u3", "6.4-number", "15.6", "", ""]]
     code, err = _stats(root, _write(root / "shapes.csv", rows))
     assert code == 0, err
     items = json.loads((root / "sources" / "stats-demo" / "item-stats.json").read_text())["items"]
@@ -241,3 +249,13 @@ def test_every_shape_is_scored_by_the_one_grading(exam):
     assert items["6.4-tf"]["facility"] == 0.5 and items["6.4-tf"]["options"]["true"]["count"] == 1
     assert items["6.4-match"]["facility"] == pytest.approx(0.75) and "options" not in items["6.4-match"]
     assert items["6.4-order"]["facility"] == 0.5
+    assert items["6.4-number"]["facility"] == pytest.approx(2 / 3, abs=1e-4)  # 16.2 GB and 15.6 within 0.5; 17 not
+
+
+def test_an_unmatched_reason_holding_control_characters_prints_inert(exam):
+    root, _ = exam
+    answers = _write(root / "esc.csv", [["learner", "question_id", "response", "score", "time"], ["u1", kit.qid(0), "a", "", ""],
+                                        ["u2", "6.1-q\x1b]0;owned\x07", "a", "", ""]])
+    code, err = _stats(root, answers)
+    assert code == 0, err
+    assert "\x1b" not in err and "\\x1b]0;owned\\x07" in err

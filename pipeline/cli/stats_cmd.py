@@ -10,6 +10,7 @@ from pipeline.check.validate import validate
 from pipeline.cli.common import print_diagnostics
 from pipeline.errors import PipelineError, UsageError
 from pipeline.stats.run import print_unmatched, run_stats
+from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
 
@@ -37,6 +38,6 @@ def run(args: argparse.Namespace) -> int:
     done = run_stats(check.content, args.files, out, today, args.all_attempts)
     print_unmatched(done.parsed)
     d = done.data
-    print(f"stats: {check.name}: {d.learners} learners, {d.answers} answers counted ({d.later_attempts} later attempts set aside), "
-          f"{len(d.items)} items, {done.findings} with findings; wrote {done.item_stats} and {done.report_dir / 'report.md'}", file=sys.stderr)
+    print(for_terminal(f"stats: {check.name}: {d.learners} learners, {d.answers} answers counted ({d.later_attempts} later attempts set aside), "
+          f"{len(d.items)} items, {done.findings} with findings; wrote {done.item_stats} and {done.report_dir / 'report.md'}"), file=sys.stderr)
     return 0

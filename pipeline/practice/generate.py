@@ -19,7 +19,10 @@ Everything is deterministic and derived from source ids: question ids are
 `gen-<rule>-<term slug or key point id>[-c<n>]`, options are sorted alphabetically before the view
 shuffles them by id. A draft is dropped, with its reason counted in coverage, when its stem shows its
 answer, its options differ only in case, its masked definition is too short to identify anything, too
-few distractors remain, it nearly repeats an authored question of its section, or its id is taken.
+few distractors remain, it nearly repeats an authored question of its section, or its id is taken (case
+aside: ids name files where case folds); and when a text it would hold is longer than the schema lets an
+author write (four long definitions make a matching explanation of 12,000 characters): generated text is
+held to the authors' limits, so every output can take it (`_made` makes the draft through the schema).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from pydantic import ValidationError
 from rapidfuzz import fuzz, process, utils
 
 from pipeline.load.content import ExamContent, ObjectiveFile
@@ -149,9 +153,18 @@ def _term_questions(content: ExamContent, result: Generation) -> list[SourcedQue
     return drafts
 
 
-def _choice(qid: str, stem: str, right: str, wrong: list[str], explanation: str, key_points: list[str]) -> QuestionBase:
-    return make_question(id=qid, type="single", stem=stem, options=sorted([right, *wrong], key=lambda t: (t.casefold(), t)),
-                         answer=right, explanation=explanation, difficulty="easy", key_points=key_points)
+def _made(rule: Rule, **fields: object) -> QuestionBase | DroppedQuestion:
+    """The question, validated like an authored one; the dropped record when the schema refuses a text of it."""
+    try:
+        return make_question(**fields)
+    except ValidationError as exc:
+        reason = "too_long" if all(e["type"] == "string_too_long" for e in exc.errors()) else "invalid"
+        return DroppedQuestion(id=str(fields["id"]), rule=rule, reason=reason, duplicate_of=None, score=None)
+
+
+def _choice(qid: str, stem: str, right: str, wrong: list[str], explanation: str, key_points: list[str]) -> QuestionBase | DroppedQuestion:
+    return _made("which-term", id=qid, type="single", stem=stem, options=sorted([right, *wrong], key=lambda t: (t.casefold(), t)),
+                 answer=right, explanation=explanation, difficulty="easy", key_points=key_points)
 
 
 def _drop(result: Generation, qid: str, rule: Rule, reason: str) -> None:
@@ -176,6 +189,9 @@ def _which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterab
     stem = f"Which term is defined as follows?\n\n{quoted}"
     explanation = f"**{term.term.term}**: {term.term.definition}"
     question = _choice(qid, stem, term.term.term, [c.text for c in wrong], explanation, _points_naming(term))
+    if isinstance(question, DroppedQuestion):
+        result.dropped.append(question)
+        return None
     return SourcedQuestion(question, term.file, ("terms", term.index), "which-term")
 
 
@@ -205,7 +221,7 @@ def _groups(items: list, low: int = MATCH_MIN, high: int = MATCH_MAX) -> tuple[l
     return groups, items[len(used):]
 
 
-def _matching_questions(content: ExamContent, notes: list[str]) -> list[SourcedQuestion]:
+def _matching_questions(content: ExamContent, notes: list[str]) -> list[SourcedQuestion | DroppedQuestion]:
     """One matching question per group of 4-6 terms of an objective; leftovers pooled per section."""
     terms = _sourced_terms(content, [])
     by_objective: dict[str, list[SourcedTerm]] = {}
@@ -224,15 +240,15 @@ def _matching_questions(content: ExamContent, notes: list[str]) -> list[SourcedQ
     return [_matching(group) for group in groups]
 
 
-def _matching(group: list[SourcedTerm]) -> SourcedQuestion:
+def _matching(group: list[SourcedTerm]) -> SourcedQuestion | DroppedQuestion:
     first = group[0]
     pairs = [{"prompt": " ".join(t.masked.split()), "answer": t.term.term} for t in group]
-    question = make_question(
-        id=f"gen-matching-{first.slug}", type="matching", difficulty="medium", pairs=pairs,
+    question = _made(
+        "matching", id=f"gen-matching-{first.slug}", type="matching", difficulty="medium", pairs=pairs,
         stem="Match each definition with the term it defines.",
         explanation="; ".join(f"**{t.term.term}**: {' '.join(t.term.definition.split())}" for t in group),
     )
-    return SourcedQuestion(question, first.file, ("terms", first.index), "matching")
+    return question if isinstance(question, DroppedQuestion) else SourcedQuestion(question, first.file, ("terms", first.index), "matching")
 
 
 # --- cloze -------------------------------------------------------------------------------------
@@ -251,21 +267,21 @@ def _with_gaps(text: str, number: int) -> str:
     return "".join(out + [text[at:]])
 
 
-def _cloze_question(point: KeyPoint, number: int, file: ObjectiveFile, index: int) -> SourcedQuestion:
+def _cloze_question(point: KeyPoint, number: int, file: ObjectiveFile, index: int) -> SourcedQuestion | DroppedQuestion:
     """The sentence holding the gap, under the objective's title: the rest of the key point would give it away."""
     phrases = [m.answer for m in cloze.marks(point.text) if m.number == number]
     sentence = _with_gaps(cloze.sentences_with(point.text, number), number)
     accepted = answers.accepted(to_plain(phrases[0])) if len(phrases) == 1 else ()  # several gaps: a person grades
-    question = make_question(
-        id=f"gen-cloze-{point.id}-c{number}", type="short_answer", difficulty="medium",
+    question = _made(
+        "cloze", id=f"gen-cloze-{point.id}-c{number}", type="short_answer", difficulty="medium",
         stem=f"*{file.objective.title}*. Fill in the {'gap' if len(phrases) == 1 else 'gaps'}:\n\n{sentence}",
         answer="; ".join(phrases), explanation=cloze.strip(cloze.sentences_with(point.text, number)), key_points=[point.id],
         accept=list(accepted),
     )
-    return SourcedQuestion(question, file, ("key_points", index), "cloze")
+    return question if isinstance(question, DroppedQuestion) else SourcedQuestion(question, file, ("key_points", index), "cloze")
 
 
-def _cloze_questions(content: ExamContent) -> list[SourcedQuestion]:
+def _cloze_questions(content: ExamContent) -> list[SourcedQuestion | DroppedQuestion]:
     drafts = []
     for file in content.objective_files:
         for index, point in file.indexed("key_points"):
@@ -277,21 +293,24 @@ def _cloze_questions(content: ExamContent) -> list[SourcedQuestion]:
 # --- dropping repeats --------------------------------------------------------------------------
 
 
-def _keep_new(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestion], result: Generation) -> None:
+def _keep_new(drafts: list[SourcedQuestion | DroppedQuestion], authored_questions: list[SourcedQuestion], result: Generation) -> None:
     """Keep the drafts whose id is free and that repeat no authored question of the same section.
 
     Questions are compared within a section only: that keeps the cost linear in the size of the exam, and
     a term of one section restating a question of another is unlikely (sections split the material)."""
-    taken = {s.question.id for s in authored_questions}
+    taken = {s.question.id.casefold() for s in authored_questions}  # ids name files where case folds (QTI zips)
     texts: dict[str, dict[str, str]] = {}
     for s in authored_questions:
         texts.setdefault(s.objective_id.split(".")[0], {})[s.question.id] = comparable_text(s.question)
     for draft in drafts:
+        if isinstance(draft, DroppedQuestion):  # refused by the schema where it was made
+            result.dropped.append(draft)
+            continue
         dropped = _flawed(draft) or _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
         if dropped:
             result.dropped.append(dropped)
         else:
-            taken.add(draft.question.id)
+            taken.add(draft.question.id.casefold())
             result.questions.append(draft)
 
 
@@ -317,7 +336,7 @@ def comparable_text(q: QuestionBase) -> str:
 def _repeat_of(draft: SourcedQuestion, taken: set[str], section_texts: dict[str, str]) -> DroppedQuestion | None:
     qid, rule = draft.question.id, draft.rule
     assert rule is not None
-    if qid in taken:
+    if qid.casefold() in taken:
         return DroppedQuestion(id=qid, rule=rule, reason="id_taken", duplicate_of=qid, score=None)
     best = process.extractOne(comparable_text(draft.question), section_texts, scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=NEAR_DUPLICATE)
     if best is None:

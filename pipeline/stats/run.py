@@ -26,6 +26,7 @@ from pipeline.stats.detect import detect
 from pipeline.stats.formats import moodle_statistics
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Parsed, StatsInputError
+from pipeline.text.terminal import for_terminal
 
 SHOWN_UNMATCHED = 20
 
@@ -113,6 +114,6 @@ def print_unmatched(parsed: list[Parsed]) -> None:
         groups.setdefault((u.path, u.reason), []).append(u.row)
     for (path, reason), rows in list(groups.items())[:SHOWN_UNMATCHED]:
         more = f" and {len(rows) - 1} more rows" if len(rows) > 1 else ""
-        print(f"{path}: row {rows[0]}{more}: unmatched: {reason}", file=sys.stderr)
+        print(for_terminal(f"{path}: row {rows[0]}{more}: unmatched: {reason}"), file=sys.stderr)  # learners' text: inert
     if len(groups) > SHOWN_UNMATCHED:
         print(f"... and {len(groups) - SHOWN_UNMATCHED} more reasons rows were unmatched for (every row is in the report)", file=sys.stderr)
