@@ -195,8 +195,8 @@ def test_thresholds_under_checks(judged):
 
 @pytest.mark.parametrize("text, reason", [
     ("{not json", "the item statistics cannot be read"),
-    ('{"a": ' * 20 + "1" + "}" * 20, "nested deeper than 8 levels"),
-    ('{"format": 1}', "the item statistics cannot be read"),
+    ('{"a": ' * 20 + "1" + "}" * 20, ":1:49: error: the item statistics cannot be read (nested more than 8 levels deep"),
+    ('{"format": 1}', "item-stats.json:1:1: error: the item statistics cannot be read (about: Field required"),
 ])
 def test_a_broken_item_stats_file_is_exit_2(judged, text, reason):
     (judged / "sources" / "stats-demo" / "item-stats.json").write_text(text)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.errors import UsageError
+from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 
 NAME = "item-stats.json"
@@ -26,7 +26,6 @@ ABOUT = "Written by `python -m pipeline stats`: item statistics from learners' a
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 Correlation = Annotated[float, Field(ge=-1.0, le=1.0)]
 Count = Annotated[int, Field(ge=0, le=100_000_000)]
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 class _Model(BaseModel):
@@ -87,35 +86,22 @@ class ItemStatsError(UsageError):
                          "restore the file from git, or run `python -m pipeline stats` again on the answers")
 
 
-def _depth(text: str) -> int:
-    deepest = depth = 0
-    for ch in re.findall(r"[\[\]{}]", _STRING.sub('""', text)):
-        depth += 1 if ch in "[{" else -1
-        deepest = max(deepest, depth)
-    return deepest
-
-
 def load(exam_folder: Path) -> ItemStatsFile | None:
-    """The exam's item statistics, or None when it has none."""
+    """The exam's item statistics, or None when it has none; read back as any committed file
+    (`pipeline.publish.readback`: bounded size and nesting, the problem's line and column)."""
     path = exam_folder / NAME
     if not path.exists():
         return None
     try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            raise ItemStatsError(path, f"not a regular file of at most {MAX_BYTES:,} bytes")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ItemStatsError(path, f"{type(exc).__name__}: {exc}") from None
-    if _depth(text) > MAX_DEPTH:
-        raise ItemStatsError(path, f"nested deeper than {MAX_DEPTH} levels")
+        raw, text = readback.load(path, MAX_BYTES, MAX_DEPTH)
+    except readback.Unreadable as exc:
+        raise ItemStatsError(path, exc.reason, exc.line, exc.col) from None
     try:
-        return ItemStatsFile.model_validate(json.loads(text))
-    except json.JSONDecodeError as exc:
-        raise ItemStatsError(path, exc.msg, exc.lineno, exc.colno) from None
+        return ItemStatsFile.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "the file"
-        raise ItemStatsError(path, f"{where}: {first['msg']}") from None
+        raise ItemStatsError(path, f"{where}: {first['msg']}", *readback.position(text, tuple(first["loc"]))) from None
 
 
 def save(exam_folder: Path, data: ItemStatsFile) -> Path:
