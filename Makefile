@@ -5,9 +5,11 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 ARGS   ?=
 
-.PHONY: build test validate audit schema golden bench lint clean lock system-deps browser-deps
+.PHONY: build test validate audit examples schema golden bench lint clean lock system-deps browser-deps
 
-build: $(STAMP)
+# The study site ships ts-fsrs from npm (package.json pins it): the build copies it from node_modules/, so
+# `make build` runs `npm ci` first when node_modules/ is missing or stale (the registry is needed that once).
+build: $(STAMP) node_modules/.package-lock.json
 	$(PY) -m pipeline build $(ARGS)
 
 test: $(STAMP) browser-deps
@@ -18,6 +20,12 @@ validate: $(STAMP)
 
 audit: $(STAMP)
 	$(PY) -m pipeline audit $(ARGS)
+
+# Run every worked example in the sandbox and update sources/<exam>/examples.lock.json. The packages the
+# examples need (exam.yaml `examples.requirements`, e.g. torch) go into environments of their own under
+# build/examples/envs, never into .venv: `make test` needs none of them.
+examples: $(STAMP)
+	$(PY) -m pipeline examples $(ARGS)
 
 # Regenerate the committed JSON Schemas from the models (a test fails when they are stale).
 schema: $(STAMP)
@@ -69,6 +77,7 @@ browser-deps: node_modules/.package-lock.json
 	@command -v chromium >/dev/null || { echo "installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
+# The npm packages: ts-fsrs for the site (build), axe-core and gift-pegjs for the tests.
 # npm ci rewrites node_modules/.package-lock.json: the stamp. Test for npm, not node: Debian's npm is a
 # package of its own, and must not be added beside a nodejs that bundles it.
 node_modules/.package-lock.json: package.json package-lock.json

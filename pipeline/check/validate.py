@@ -21,6 +21,7 @@ from pipeline.check.links import check_links
 from pipeline.citations.lockcheck import check_lock
 from pipeline.diagnostics import Report
 from pipeline.errors import UsageError
+from pipeline.examples.lockcheck import check_examples_lock, check_requirements_file
 from pipeline.load.content import ExamContent, ExamFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
 
@@ -134,8 +135,10 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
         item_lint.lint_objective(file, check.report)
     if content:
         checks.check_exam(content, ctx, check.report)
+        check_requirements_file(content, check.report)
         if lock:
             check_lock(content, today, policy, check.report)
+            check_examples_lock(content, check.report)
         if not check.report.errors:  # judges read a derived view of the exam, which needs sound sources
             for judge in judges:
                 judge(content, check.report)
@@ -146,9 +149,10 @@ def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool 
              judges: Sequence[Judge] = ()) -> Validation:
     """Check the exams of `sources` (only those whose id is in `exams`, when given).
 
-    `lock=False` leaves out what the citation lock says (for `audit`, which is about to rewrite it); `judges` are checks
-    from stages above this one, run on each exam without errors before its severities apply (the CLI hands
-    in `pipeline.stats.lockcheck.check_item_stats`, which reads item-stats.json against the exam's view)."""
+    `lock=False` leaves out what the citation and examples locks say (for `audit` and `examples`, which
+    are about to rewrite them); `judges` are checks from stages above this one, run on each exam without
+    errors before its severities apply (the CLI hands in `pipeline.stats.lockcheck.check_item_stats`, which
+    reads item-stats.json against the exam's view)."""
     found = _exam_files(sources)
     _check_duplicate_ids(found)
     chosen = _select(found, exams, sources)
