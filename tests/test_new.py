@@ -27,7 +27,7 @@ def test_skeletons_validate_with_only_the_unchecked_quote_warning(run_cli, tmp_p
     result = run_cli("validate", "--today", TODAY, cwd=tmp_path)
     assert result.code == 0, result.out
     assert [line.split(": warning: ")[1] for line in result.lines] == [
-        "key_points[0].citations[0].quote: quote not checked against its page yet; run `make audit` where the page can be reached [citation-unchecked]"]
+        "key_points[0].citations[0].quote: quote not checked against its page yet; run `exam-prep audit` where the page can be reached [citation-unchecked]"]
 
 
 def test_skeletons_carry_the_schema_line_and_match_the_json_schema(run_cli, tmp_path):
@@ -61,4 +61,4 @@ def test_an_objective_needs_its_exam(run_cli, tmp_path):
     (tmp_path / "sources").mkdir()
     result = run_cli("new", "objective", "nope", "1.1", "Title", cwd=tmp_path)
     assert result.code != 0
-    assert "error: no exam 'nope' in sources: run `python -m pipeline new exam nope` first" in result.err
+    assert "error: no exam 'nope' in sources: run `exam-prep new exam nope` first" in result.err

@@ -58,7 +58,7 @@ def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes(run
     result = run_cli("validate", "--today", TODAY, "--verbose", cwd=FULL.parent)
     assert result.code == 0
     assert [line for line in result.lines if ": error: " in line] == []
-    unchecked = "quote not checked against its page yet; run `make audit` where the page can be reached [citation-unchecked]"
+    unchecked = "quote not checked against its page yet; run `exam-prep audit` where the page can be reached [citation-unchecked]"
     assert all(line.endswith(unchecked) and ": warning: key_points[" in line for line in result.lines), result.lines
     quotes = sum(len(kp.citations) for f in OBJECTIVES for kp in _objective(f).key_points)
     assert len(result.lines) == quotes == 31

@@ -14,23 +14,25 @@ import sys
 from pathlib import Path
 from string import Template
 
+from pipeline.cli.options import global_options
 from pipeline.errors import PipelineError
 from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
-from pipeline.paths import ROOT, TEMPLATES
+from pipeline.paths import SCHEMAS, TEMPLATES
+from pipeline.prog import prog
 from pipeline.today import resolve_today
 
 SCAFFOLD = TEMPLATES / "scaffold"
-SCHEMAS = ROOT / "schema"
 EXAM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NUMBER = re.compile(r"^[0-9]+\.[0-9]+$")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
-    exam = kinds.add_parser("exam", help="a new exam folder with its exam.yaml", description="write SOURCES/ID/exam.yaml")
+    common = [global_options(after_verb=True)]
+    exam = kinds.add_parser("exam", help="a new exam folder with its exam.yaml", description="write SOURCES/ID/exam.yaml", parents=common)
     exam.add_argument("exam_id", metavar="ID", help="the exam's id: lower case with dashes (e.g. dbx-ml-associate)")
-    objective = kinds.add_parser("objective", help="a new objective file in an exam", description="write an objective file in SOURCES/EXAM/")
+    objective = kinds.add_parser("objective", help="a new objective file in an exam", description="write an objective file in SOURCES/EXAM/", parents=common)
     objective.add_argument("exam_id", metavar="EXAM", help="the exam's id")
     objective.add_argument("number", metavar="NUMBER", help='the objective\'s number, e.g. 1.2 (its first part is the section)')
     objective.add_argument("title", metavar="TITLE", help="the objective's title")
@@ -45,7 +47,7 @@ def slug(text: str) -> str:
 
 def _write(path: Path, template: str, **values: str) -> None:
     schema = os.path.relpath(SCHEMAS / f"{template}.schema.json", path.parent.resolve())
-    text = Template((SCAFFOLD / f"{template}.yaml").read_text(encoding="utf-8")).substitute(schema=schema, **values)
+    text = Template((SCAFFOLD / f"{template}.yaml").read_text(encoding="utf-8")).substitute(schema=schema, prog=prog(), **values)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8") as handle:  # "x": never overwrite an author's file
         handle.write(text)
@@ -60,7 +62,7 @@ def new_exam(args: argparse.Namespace) -> int:
         print(f"error: {folder} already exists; nothing written", file=sys.stderr)
         return 1
     _write(folder / EXAM_FILE, "exam", exam_id=args.exam_id, code=args.exam_id.upper(), today=resolve_today(args.today).isoformat())
-    print(f"next: fill in {folder / EXAM_FILE}, then `python -m pipeline new objective {args.exam_id} 1.1 \"TITLE\"`", file=sys.stderr)
+    print(f"next: fill in {folder / EXAM_FILE}, then `{prog()} new objective {args.exam_id} 1.1 \"TITLE\"`", file=sys.stderr)
     return 0
 
 
@@ -77,7 +79,7 @@ def _section_folder(folder: Path, section: int) -> str:
 def new_objective(args: argparse.Namespace) -> int:
     folder = args.sources / args.exam_id
     if exam_path(folder) is None:
-        raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `python -m pipeline new exam {args.exam_id}` first")
+        raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `{prog()} new exam {args.exam_id}` first")
     if not NUMBER.match(args.number):
         raise PipelineError(f"error: objective number {args.number!r}: expected SECTION.NUMBER, e.g. 1.2")
     path = folder / _section_folder(folder, int(args.number.split(".")[0])) / f"{args.number}-{slug(args.title)}.yaml"

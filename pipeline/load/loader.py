@@ -20,11 +20,11 @@ from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
 from pipeline.load.schema_errors import describe, field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
+from pipeline.prog import prog
 from schema.models import Exam, Objective
 
 EXAM_FILE = "exam.yaml"
 EXAM_FILES = (EXAM_FILE, "exam.yml")
-NEW_EXAM = "python -m pipeline new exam ID"
 
 
 @dataclass
@@ -49,7 +49,7 @@ def exam_folders(sources: Path) -> list[Path]:
     folders = sorted(p for p in sources.iterdir() if p.is_dir() and not p.name.startswith(".")
                      and (exam_path(p) or _yaml_files(p)))
     if not folders:
-        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{NEW_EXAM}` writes one)")
+        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{prog()} new exam ID` writes one)")
     return folders
 
 
@@ -121,7 +121,7 @@ def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
     if path is None:
         first = objective_paths(folder)[0]
         report.error(first, Position(1, 1), f"objective files but no exam file in {folder.name}/: add {folder.name}/{EXAM_FILE} "
-                     f"(`{NEW_EXAM}` writes one)", "exam-missing")
+                     f"(`{prog()} new exam ID` writes one)", "exam-missing")
         return None
     if all((folder / name).is_file() for name in EXAM_FILES):
         report.error(folder / EXAM_FILES[1], Position(1, 1), f"two exam files in {folder.name}/ ({' and '.join(EXAM_FILES)}); keep one", "exam-twice")
@@ -135,7 +135,7 @@ def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) ->
     paths = objective_paths(folder)
     if not paths and exam_file is not None:
         report.error(exam_file.path, Position(1, 1), f"exam '{exam_file.exam.id}' has no objective files; add one "
-                     f"(`python -m pipeline new objective {exam_file.exam.id} NUMBER TITLE` writes one)", "exam-empty")
+                     f"(`{prog()} new objective {exam_file.exam.id} NUMBER TITLE` writes one)", "exam-empty")
     for path in paths:
         doc, objective = _validate(path, Objective, report)
         if objective is not None:

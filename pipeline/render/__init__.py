@@ -37,26 +37,68 @@ SOURCE_PLACE = frozenset({"source_file", "source_line"})
 
 
 @dataclass(frozen=True)
+class Option:
+    """An option an output declares (`build --paper`, `paper` in pipeline.toml): it is part of that output's
+    inputs only, so changing it rebuilds that output alone."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str
+
+
+@dataclass(frozen=True)
 class Output:
     """A registry entry: the renderer's module (imported only when it runs), the folders of templates/
-    it reads, and the view fields it never shows. The last two decide when it must run again."""
+    it reads, and the view fields it never shows (these two decide when it must run again); what it
+    writes, in a few words; other names `--only` accepts for it; the options it takes."""
 
     module: str | Renderer
     templates: tuple[str, ...] = ()
     leaves_out: frozenset[str] = frozenset()
+    writes: str = ""
+    aliases: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
 
 
-# name -> its output; run in this order.
+PAPER = Option("paper", ("a4", "letter"), "a4", "page size of the study guide")
+
+# name -> its output; run in this order. The names say what an author gets (the study guide, the deck), not
+# the tool behind it; the tools' names stay as aliases.
 RENDERERS: dict[str, Output | str | Renderer] = {
-    "pdf": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE),
-    "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE),
-    "bank": Output("pipeline.render.bank"),
-    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE),
-    "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE),
-    "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE),
-    "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE),
-    "canvas": Output("pipeline.render.lms.canvas", (), SOURCE_PLACE),
+    "guide": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE, "study-guide.pdf", ("pdf",), (PAPER,)),
+    "deck": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, "deck.apkg, deck-changes.json", ("anki",)),
+    "bank": Output("pipeline.render.bank", writes="bank.json"),
+    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, "site/"),
+    "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE, "moodle.xml"),
+    "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE, "questions.gift"),
+    "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE, "qti21.zip", ("qti",)),
+    "canvas": Output("pipeline.render.lms.canvas", (), SOURCE_PLACE, "canvas-qti.zip"),
 }
+
+
+def output_names() -> list[str]:
+    """The outputs' names, in build order."""
+    return list(RENDERERS)
+
+
+def resolve_output(name: str) -> str | None:
+    """The registry name for `name` (a name or an alias, any case), or None."""
+    wanted = name.strip().lower()
+    for key, entry in RENDERERS.items():
+        if wanted == key or wanted in output(entry).aliases:
+            return key
+    return None
+
+
+def options() -> dict[str, tuple[str, Option]]:
+    """Every declared option: name -> (the output it belongs to, the option)."""
+    return {option.name: (name, option) for name, entry in RENDERERS.items() for option in output(entry).options}
+
+
+def listing() -> str:
+    """`guide (study-guide.pdf), deck (...), ...`: the one way help and messages list the outputs."""
+    return ", ".join(f"{name} ({output(entry).writes})" if output(entry).writes else name for name, entry in RENDERERS.items())
 
 
 def output(entry: Output | str | Renderer) -> Output:
