@@ -32,6 +32,15 @@ class Run:
         return self.out.splitlines()
 
 
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright, one for the whole session (tests/sitekit.py launches it)."""
+    from tests.sitekit import chromium
+
+    with chromium() as launched:
+        yield launched
+
+
 @pytest.fixture
 def run_cli(capsys, monkeypatch):
     """Run `python -m pipeline ARGS` in-process from `cwd`, so printed paths are relative to it."""

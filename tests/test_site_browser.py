@@ -8,35 +8,15 @@ starts); anything else is aborted and recorded, and the tests assert the record 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from schema.bank import SCHEMA_VERSION
-from tests.sitekit import axe_serious, build_site, missing, serve
+from tests.sitekit import axe_serious, build_site, serve
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TEMPLATE_PAGES = ("index.html", "objective-2-1.html", "glossary.html", "practice.html", "references.html", "search.html")
 SINGLE = "#q-2_2e1-q_2esingle"  # question 2.1-q.single: its id holds dots
-
-
-@pytest.fixture(scope="session")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright is not installed: make test installs requirements.txt")
-    if not shutil.which(CHROMIUM):
-        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=ARGS, timeout=30_000)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")
