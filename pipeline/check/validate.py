@@ -19,9 +19,10 @@ from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
 from pipeline.check.diagnostics import Report
 from pipeline.check.links import check_links
+from pipeline.check.placeholders import check_placeholders
 from pipeline.citations.lockcheck import check_lock
 from pipeline.errors import UsageError
-from pipeline.load.content import ExamContent, ExamFile
+from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
 
 
@@ -35,7 +36,8 @@ class ExamCheck:
     content: ExamContent | None = None
     report: Report = field(default_factory=Report)
     objective_files: int = 0  # objective files read (valid or not)
-    unchecked: int = 0  # items (or whole files) the rule checks could not look at, for their schema errors
+    unchecked: int = 0  # items the rule checks could not look at, for their schema errors
+    not_checked: list[str] = field(default_factory=list)  # sentences: what could not be checked, and why
 
     @property
     def ok(self) -> bool:
@@ -111,6 +113,14 @@ def _select(found: list[tuple[ExamCheck, ExamFile | None]], wanted: Sequence[str
     return [(check, f) for check, f in found if check.name in wanted]
 
 
+def _left_out(file: ObjectiveFile) -> int:
+    """How many items of a partial objective file were beyond repair (not handed to the checks)."""
+    if not file.partial or not isinstance(file.doc.data, dict):
+        return 0
+    return sum(max(len(file.doc.data.get(name) or []) - len(file.item_indexes.get(name, ())), 0)
+               for name in ("key_points", "terms", "examples", "questions") if isinstance(file.doc.data.get(name), list))
+
+
 class _Targets:
     """The exams cross-references may point at: every exam of the sources, loaded on first use when it
     is not among those being checked (its own problems are not reported then)."""
@@ -139,17 +149,24 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
     check.objective_files = len(loaded.objective_files)
     for source in [loaded.exam_file, *loaded.objective_files]:
         check_links(source.doc if source else None, check.report)
+        check_placeholders(source, check.report)
     content = loaded.content()
     policy = content.exam.review_policy.max_age_days if content else None
     ctx = checks.CheckContext(today=today, max_review_age_days=policy)
     for file in loaded.objective_files:
         checks.check_objective(file, ctx, check.report)
         item_lint.lint_objective(file, check.report)
+    check.unchecked = sum(_left_out(file) for file in loaded.objective_files)
     if content:
         checks.check_exam(content, ctx, check.report)
         if lock:
             check_lock(content, today, policy, check.report)
         check.content = content
+    else:
+        checks.check_objectives_together(loaded.objective_files, check.report)
+        if exam_file is None and check.report.errors:
+            check.not_checked.append("exam.yaml cannot be read as an exam: sections, weights, review dates against its policy, "
+                                     "the citation lock and cross-references were not checked")
 
 
 def validate(sources: Path, today: dt.date, *, strict: bool | Callable[[str], bool] = False, lock: bool = True,

@@ -76,7 +76,10 @@ def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Vali
 def print_summary(result: Validation) -> None:
     objectives = result.objective_count
     errors, warnings = len(result.report.errors), len(result.report.warnings)
-    unchecked = f"; {result.unchecked} not checked further until their schema errors are fixed" if result.unchecked else ""
+    for check in result.checks:
+        for sentence in check.not_checked:
+            say.summary(f"validate: {check.name}: {sentence}")
+    unchecked = f"; {result.unchecked} item(s) not checked further until their schema errors are fixed" if result.unchecked else ""
     say.summary(f"validate: {result.exam_count} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s){unchecked}")
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from string import Template
 
+from pipeline.check.placeholders import TODO
 from pipeline.cli.options import global_options
 from pipeline.errors import PipelineError
 from pipeline.load.loader import EXAM_FILE, exam_path
@@ -66,14 +67,36 @@ def new_exam(args: argparse.Namespace) -> int:
     return 0
 
 
-def _section_folder(folder: Path, section: int) -> str:
-    """`<n>-<section title>` when exam.yaml declares the section (as the sample is laid out), else `<n>`."""
+def _sections(folder: Path) -> dict[int, str]:
+    """exam.yaml's sections, number -> title, read as YAML (the exam may still have other errors)."""
+    path = exam_path(folder)
     try:
-        sections = load_yaml(exam_path(folder)).data.get("sections") or []
-        title = next(s["title"] for s in sections if isinstance(s, dict) and s.get("number") == section)
-        return f"{section}-{slug(str(title))}"
-    except (PipelineError, StopIteration, AttributeError, KeyError, TypeError):
+        data = load_yaml(path).data
+    except PipelineError as exc:
+        raise PipelineError(f"error: {os.path.relpath(path)} cannot be read ({exc}); fix it first (`{prog()} validate` says where)") from None
+    sections = data.get("sections") if isinstance(data, dict) else None
+    return {s["number"]: str(s.get("title", "")) for s in sections or [] if isinstance(s, dict) and isinstance(s.get("number"), int)}
+
+
+def _refuse_undeclared(folder: Path, number: str, section: int, sections: dict[int, str]) -> None:
+    declared = ", ".join(f"{n} {title}" for n, title in sorted(sections.items())) or "none"
+    closest = min(sections, key=lambda n: (abs(n - section), n)) if sections else None
+    hint = f"; did you mean {closest}.{number.split('.')[1]}?" if closest is not None else ""
+    raise PipelineError(f"error: section {section} is not declared in {os.path.relpath(exam_path(folder))} (declared: {declared}){hint} "
+                        f"To add it, write `- {{number: {section}, title: ..., weight: ...}}` under `sections:` first")
+
+
+def _section_folder(folder: Path, section: int, title: str) -> str:
+    """The section's folder: one that exists already (`6`, `6-performance-optimization`), else `<n>-<title>`
+    from the section's real title; while the title is still a placeholder, `<n>` alone."""
+    existing = sorted(p.name for p in folder.iterdir() if p.is_dir() and (p.name == str(section) or p.name.startswith(f"{section}-")))
+    if existing:
+        return existing[0]
+    if TODO.search(title) or not title.strip():
+        print(f"note: section {section}'s title is still a placeholder, so the folder is named {section}/; "
+              "any folder name works, rename it when you write the title", file=sys.stderr)
         return str(section)
+    return f"{section}-{slug(title)}"
 
 
 def new_objective(args: argparse.Namespace) -> int:
@@ -82,7 +105,10 @@ def new_objective(args: argparse.Namespace) -> int:
         raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `{prog()} new exam {args.exam_id}` first")
     if not NUMBER.match(args.number):
         raise PipelineError(f"error: objective number {args.number!r}: expected SECTION.NUMBER, e.g. 1.2")
-    path = folder / _section_folder(folder, int(args.number.split(".")[0])) / f"{args.number}-{slug(args.title)}.yaml"
+    section, sections = int(args.number.split(".")[0]), _sections(folder)
+    if section not in sections:
+        _refuse_undeclared(folder, args.number, section, sections)
+    path = folder / _section_folder(folder, section, sections[section]) / f"{args.number}-{slug(args.title)}.yaml"
     if path.exists():
         print(f"error: {path} already exists; nothing written", file=sys.stderr)
         return 1

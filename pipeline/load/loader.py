@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pipeline.check.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
+from pipeline.load.repair import repaired
 from pipeline.load.schema_errors import describe, field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
 from pipeline.prog import prog
@@ -86,7 +87,7 @@ def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlD
         return doc, None
 
 
-_ITEM_MODELS = {name: model_at(Objective, (name,)) for name in ("key_points", "terms", "questions")}
+_ITEM_MODELS = {name: model_at(Objective, (name,)) for name in ("key_points", "terms", "examples", "questions")}
 
 
 def _salvage(doc: YamlDocument) -> ObjectiveFile:
@@ -109,14 +110,20 @@ def _salvage(doc: YamlDocument) -> ObjectiveFile:
 
 
 def _valid_or_none(model: Any, value: Any) -> Any:
+    """An item as the checks may see it: valid, or repaired the way its author meant it (pipeline/load/repair.py)."""
+    if hasattr(model, "model_validate"):
+        return repaired(model, value)
     try:
-        return model.model_validate(value) if hasattr(model, "model_validate") else model.validate_python(value)
+        return model.validate_python(value)
     except ValidationError:
         return None
 
 
 def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
-    """The folder's validated exam file; None (with an error in `report`) when missing or invalid."""
+    """The folder's validated exam file; None (with an error in `report`) when missing or invalid beyond repair.
+
+    An invalid file that repairs (a misspelt key, a bad optional value) comes back `partial`, so that the
+    exam-wide checks still run in the same pass; its schema errors keep it from being built."""
     path = exam_path(folder)
     if path is None:
         first = objective_paths(folder)[0]
@@ -126,7 +133,10 @@ def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
     if all((folder / name).is_file() for name in EXAM_FILES):
         report.error(folder / EXAM_FILES[1], Position(1, 1), f"two exam files in {folder.name}/ ({' and '.join(EXAM_FILES)}); keep one", "exam-twice")
     doc, exam = _validate(path, Exam, report)
-    return ExamFile(doc, exam) if exam is not None else None
+    if exam is not None:
+        return ExamFile(doc, exam)
+    exam = repaired(Exam, doc.data) if doc is not None and isinstance(doc.data, dict) else None
+    return ExamFile(doc, exam, partial=True) if exam is not None else None  # for the checks only: it has errors
 
 
 def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) -> LoadedExam:
