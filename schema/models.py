@@ -48,7 +48,20 @@ def _absolute_http_url(value: str) -> str:
 SHORT, SENTENCE, PARAGRAPH, PAGE, LISTING = 300, 600, 2000, 3000, 20_000
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=SHORT)]
 Paragraph = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=PARAGRAPH)]
-LongText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=LISTING)]
+
+
+def _verbatim(value: str) -> str:
+    """Code and program output as written: the first line's leading spaces are kept (a table, psql's header),
+    only blank lines before it and whitespace at the very end (YAML's closing newline) are dropped."""
+    lines = value.rstrip().splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if not lines:
+        raise ValueError("must not be empty")
+    return "\n".join(lines)
+
+
+Verbatim = Annotated[str, StringConstraints(max_length=LISTING), AfterValidator(_verbatim)]
 Markdown = Annotated[str, StringConstraints(min_length=1, max_length=PAGE), Field(description="Markdown, inline markup.")]
 HttpUrl = Annotated[
     str,
@@ -138,9 +151,9 @@ class Example(Strict):
     """A worked example: code that was run and the output it printed."""
 
     title: Text = Field(description="What the example shows.")
-    language: Slug = Field(default="python", description="Language of the code, for highlighting.")
-    code: LongText = Field(description="The code, as run.")
-    output: LongText = Field(description="What it printed, verbatim.")
+    language: Slug = Field(default="python", description="Language of the code: a Pygments lexer name (python, bash, console, sql, yaml, text...); shown with the code, checked against Pygments' list.")
+    code: Verbatim = Field(description="The code, as run; leading spaces are kept (a block whose first line is indented more than the rest needs an indentation indicator: `|4` when its lines stand 4 spaces past the key).")
+    output: Verbatim = Field(description="What it printed, verbatim; leading spaces are kept (a table whose header starts with a space needs an indentation indicator, e.g. `|4`).")
     note: Markdown | None = Field(default=None, description="What to take from the output, in Markdown.")
 
 

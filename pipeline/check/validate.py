@@ -18,6 +18,7 @@ from pipeline.check import item_lint, severity
 from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
 from pipeline.check.diagnostics import Report
+from pipeline.check.languages import check_languages
 from pipeline.check.links import check_links
 from pipeline.check.placeholders import check_placeholders
 from pipeline.citations.lockcheck import check_lock
@@ -156,6 +157,7 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
     for file in loaded.objective_files:
         checks.check_objective(file, ctx, check.report)
         item_lint.lint_objective(file, check.report)
+        check_languages(file, check.report)
     check.unchecked = sum(_left_out(file) for file in loaded.objective_files)
     if content:
         checks.check_exam(content, ctx, check.report)

@@ -77,6 +77,9 @@ def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlD
         return None, None
     for key_path, position in doc.duplicate_keys:
         report.error(path, position, f"{field_label(key_path)}: key given twice; keep one", "yaml")
+    for key_path, position, value in doc.stray_quotes:
+        report.error(path, position, f"{field_label(key_path)}: a closing \" with no opening one, so it would be shown as part of the "
+                     f'text; open the value with " too ("{value}) or remove it', "yaml")
     if not isinstance(doc.data, dict):
         report.error(path, Position(1, 1), f"expected a mapping of keys at the top of the file, got {describe(doc.data)}", "schema")
         return doc, None
