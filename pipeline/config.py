@@ -29,7 +29,7 @@ from typing import Any
 
 from pipeline import render as registry
 from pipeline.errors import UsageError
-from pipeline.load.position import Position
+from pipeline.position import Position
 from pipeline.suggest import did_you_mean
 
 CONFIG = Path("pipeline.toml")

@@ -17,11 +17,11 @@ import pytest
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.practice import answers, term_forms
 from pipeline.practice.distractors import Candidate, pick_distractors
 from pipeline.practice.generate import generate
 from pipeline.text.plaintext import to_plain
-from pipeline.view import build_view
 from tests.conftest import FULL, ROOT, TODAY
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.load.content import ObjectiveFile
 from pipeline.suggest import did_you_mean
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.load.content import SourceFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey

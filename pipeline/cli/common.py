@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline import config
-from pipeline.check.diagnostics import Diagnostic, Report, Severity
 from pipeline.check.validate import ExamCheck, Validation, validate
 from pipeline.cli import say
-from pipeline.load.position import Position
+from pipeline.diagnostics import Diagnostic, Report, Severity
+from pipeline.position import Position
 from pipeline.prog import prog
 from pipeline.today import resolve_today
 

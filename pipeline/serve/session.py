@@ -15,10 +15,10 @@ from pathlib import Path
 
 from pipeline import config
 from pipeline.build import Plan, build
-from pipeline.check.diagnostics import Severity
 from pipeline.check.validate import validate
 from pipeline.cli import say
 from pipeline.cli.crash import environment_message
+from pipeline.diagnostics import Severity
 from pipeline.errors import PipelineError
 from pipeline.serve.status import Status
 from pipeline.today import resolve_today
