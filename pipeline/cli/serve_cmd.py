@@ -8,6 +8,7 @@ when its link is opened. Exit 2 when the port is taken or the exam cannot be cho
 from __future__ import annotations
 
 import argparse
+import signal
 import threading
 from pathlib import Path
 
@@ -71,7 +72,18 @@ def _session(args: argparse.Namespace) -> Session:
     return Session(args.sources, choose_exam(args.sources, args.exam), out_folder(args), plan, strict, args.today)
 
 
+def _stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and SIGTERM end the watch loop; SIGINT even where the shell that started serve in the
+    background set it to be ignored."""
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
+
 def run(args: argparse.Namespace) -> int:
+    _stop_on_signals()
     session = _session(args)
     try:
         server = make_server(session, args.port)
