@@ -15,8 +15,7 @@ import argparse
 import importlib
 import sys
 
-from pipeline import __version__, config
-from pipeline.cli import say
+from pipeline import __version__
 from pipeline.cli.commands import COMMANDS
 from pipeline.cli.crash import environment_message, report_crash
 from pipeline.cli.missing import is_missing_dependency
@@ -44,6 +43,9 @@ def make_parser(argv: list[str]) -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from pipeline import config  # here, not at the top: this module imports nothing from outside the standard library
+    from pipeline.cli import say
+
     say.configure(quiet=args.quiet, verbose=args.verbose)
     args.settings = config.load()  # checked for every command: a broken setting is never ignored
     return args.run(args)

@@ -90,23 +90,24 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"error: cannot serve on 127.0.0.1:{args.port} ({exc.strerror}); choose another with --port N") from None
     url = f"http://127.0.0.1:{server.server_address[1]}/"
-    session.build()
-    serve_in_thread(server)
-    say.summary(f"serve: {session.exam} at {url} (the study guide, built when opened: {url}{GUIDE_PATH.lstrip('/')}); Ctrl-C stops")
-    stop = threading.Event()
+    stop, serving = threading.Event(), None
 
     def changed(paths: set[str]) -> None:
         say.info(f"serve: changed: {', '.join(sorted(paths))}")
         session.build()
 
-    try:
+    try:  # from here on Ctrl-C stops serving, whenever it comes
+        session.build()
+        serving = serve_in_thread(server)
+        say.summary(f"serve: {session.exam} at {url} (the study guide, built when opened: {url}{GUIDE_PATH.lstrip('/')}); Ctrl-C stops")
         watch.run(watch.watch_paths(args.sources, TEMPLATES, config.CONFIG), TEMPLATES, changed, stop)
     except KeyboardInterrupt:
         pass
     finally:
         stop.set()
         session.status.stop()
-        server.shutdown()
+        if serving is not None:  # shutdown() waits for a serve_forever loop: only when one runs
+            server.shutdown()
         server.server_close()
     say.summary("serve: stopped")
     return 0
