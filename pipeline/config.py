@@ -52,6 +52,15 @@ class Settings:
     allow_hosts: tuple[str, ...] = ()
     default: ExamSettings = field(default_factory=ExamSettings)
     exams: Mapping[str, ExamSettings] = field(default_factory=dict)
+    places: Mapping[tuple[str, ...], tuple[Position, Position]] = field(default_factory=dict)
+
+    def check_exams(self, known: list[str]) -> None:
+        """Each `[exams.ID]` must name an exam of the sources: a usage error at its line otherwise."""
+        problems = _Problems(self.path, self.places)
+        for exam_id in self.exams:
+            if exam_id not in known:
+                problems.add((EXAMS, exam_id), f"no exam '{exam_id}' in the sources{did_you_mean(exam_id, known)} (exams: {', '.join(known)})")
+        problems.raise_any()
 
     def for_exam(self, exam_id: str) -> ExamSettings:
         """The top level with the exam's own table laid over it."""
@@ -148,7 +157,8 @@ def parse(text: str, path: Path = CONFIG) -> Settings:
         data = tomlkit.parse(text).unwrap()
     except ParseError as exc:
         raise UsageError(f"{path}:{exc.line}:{exc.col}: error: invalid TOML: {_tomlkit_words(exc)} [config]") from None
-    problems = _Problems(path, places(text))
+    located = places(text)
+    problems = _Problems(path, located)
     default = _exam_settings({k: v for k, v in data.items() if k not in ("out", "allow_hosts", EXAMS)}, (), problems, _top_keys())
     out = _path(data.get("out"), problems)
     hosts = data.get("allow_hosts", [])
@@ -166,7 +176,7 @@ def parse(text: str, path: Path = CONFIG) -> Settings:
             continue
         exams[exam_id] = _exam_settings(table, (EXAMS, exam_id), problems, _exam_keys())
     problems.raise_any()
-    return Settings(path, out, tuple(hosts), default, exams)
+    return Settings(path, out, tuple(hosts), default, exams, located)
 
 
 def _path(value: Any, problems: _Problems) -> Path | None:

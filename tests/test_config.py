@@ -86,3 +86,11 @@ def test_only_refuses_an_unknown_output_with_the_closest_name(run_cli, make_sour
         run_cli("build", "--only", "guide,gide", cwd=sources.parent)
     assert leaving.value.code == 2
     assert "argument --only: no output is called 'gide'; did you mean 'guide'?" in capsys.readouterr().err
+
+
+def test_an_exam_table_for_no_exam_of_the_sources_is_an_error_at_its_line(run_cli, make_sources):
+    sources = make_sources("valid")
+    (sources.parent / "pipeline.toml").write_text('strict = false\n\n[exams.dmeo]\noutputs = ["guide"]\n', encoding="utf-8")
+    result = run_cli("validate", "--today", TODAY, cwd=sources.parent)
+    assert result.code == 2
+    assert result.err.splitlines()[-1] == "pipeline.toml:3:1: error: exams.dmeo: no exam 'dmeo' in the sources; did you mean 'demo'? (exams: demo) [config]"

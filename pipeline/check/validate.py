@@ -51,6 +51,7 @@ class Validation:
 
     checks: list[ExamCheck]
     report: Report
+    names: list[str] = field(default_factory=list)  # every exam of the sources, chosen or not
 
     @property
     def exams(self) -> list[ExamContent]:
@@ -193,4 +194,4 @@ def validate(sources: Path, today: dt.date, *, strict: bool | Callable[[str], bo
         if strict(check.name) if callable(strict) else strict:
             check.report.promote_warnings()
         report.extend(check.report)
-    return Validation([check for check, _ in chosen], report)
+    return Validation([check for check, _ in chosen], report, targets.ids())

@@ -66,6 +66,8 @@ def print_table(result: Validation, outputs: dict[str, str] | None = None) -> No
 def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:
     """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on stderr."""
     result = validate(args.sources, resolve_today(args.today), strict=strictness(args), exams=getattr(args, "exam", None))
+    if getattr(args, "settings", None) is not None:
+        args.settings.check_exams(result.names)
     print_diagnostics(result, say.verbose())
     if table:
         print_table(result)
