@@ -21,7 +21,9 @@ from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
-from pipeline.publish.generations import Generations, exclusive, link_or_copy
+from pipeline.publish import readback
+from pipeline.publish.atomic import write_atomic
+from pipeline.publish.generations import Generations, exclusive, link_or_copy, sweep
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
@@ -33,6 +35,7 @@ class BuildResult:
     unchanged: list[Path] = field(default_factory=list)  # outputs left alone: their inputs did not change
     recovered: list[str] = field(default_factory=list)  # sentences: what a broken earlier build left, and the repair
     warnings: list[str] = field(default_factory=list)  # "<exam>: <renderer's warning>", from the renderers that ran
+    failed: dict[str, Exception] = field(default_factory=dict)  # exam id -> what stopped its build (the others went on)
     outcomes: dict[str, dict[str, str]] = field(default_factory=dict)  # exam id -> output name -> "written" | "unchanged"
 
 
@@ -54,6 +57,8 @@ class _Pending:
     generations: Generations
     folder: Path
     written: list[Path]
+    sources: Path  # the exam's source folder, where the outputs' kept state goes once published
+    keep: dict[str, str] = field(default_factory=dict)  # file name -> text the renderers asked to keep there
 
 
 def check_out(out: Path) -> None:
@@ -69,6 +74,8 @@ def _render_exam(content: ExamContent, out: Path, plan: Plan, force: bool, resul
     generations = Generations(out, content.exam.id)
     current = generations.current()
     state = BuildState.load(generations.state_path(current) if current else None)
+    if state.problem:
+        result.recovered.append(f"{state.problem}: the build state cannot be read; every output of {content.exam.id} is rebuilt")
     final_dir = out / content.exam.id
     view = build_view(content, CitationLock.load(content.folder))
     chosen = plan.names()
@@ -82,17 +89,12 @@ def _render_exam(content: ExamContent, out: Path, plan: Plan, force: bool, resul
             outcomes[name] = "unchanged"
         return None
     folder = generations.new()
-    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **plan.options, sources_dir=content.folder)
+    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **plan.options, kept=_kept(content.folder))
     try:
-        return _fill(generations, folder, ctx, current, state, _Work(digests, fresh, chosen), result)
+        return _fill(generations, folder, ctx, current, state, _Work(digests, fresh, chosen), result, content.folder)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)  # a failed exam leaves nothing behind
         raise
-
-
-def _own_options(entry: object, options: Mapping[str, str]) -> dict[str, str]:
-    """The options an output declares (the guide's paper), with their values: only these are its inputs."""
-    return {o.name: options.get(o.name, o.default) for o in registry.output(entry).options}
 
 
 def _digests(view: object, options: Mapping[str, str], chosen: Collection[str]) -> dict[str, str]:
@@ -105,7 +107,8 @@ def _digests(view: object, options: Mapping[str, str], chosen: Collection[str]) 
         part = registry.output(entry)
         if part.leaves_out not in shown:
             shown[part.leaves_out] = view_text(view, part.leaves_out)
-        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **_own_options(entry, options)})
+        own = {key: value for key, value in options.items() if part.options is None or key in part.options}  # `--paper`: the guide's
+        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **own})
     return digests
 
 
@@ -126,10 +129,10 @@ def _carry(state: BuildState, name: str, current: Path | None, folder: Path) -> 
 
 
 def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, current: Path | None, state: BuildState,
-          work: _Work, result: BuildResult) -> _Pending:
+          work: _Work, result: BuildResult, sources: Path) -> _Pending:
     """Run the renderers whose inputs changed into `folder`, hard-link the others' files from `current`."""
     final_dir = generations.link
-    pending = _Pending(generations, folder, [])
+    pending = _Pending(generations, folder, [], sources, ctx.keep)
     outcomes = result.outcomes.setdefault(generations.exam_id, {})
     for name, entry in RENDERERS.items():
         if name not in work.chosen:
@@ -152,13 +155,44 @@ def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, c
     return pending
 
 
+def _kept(sources: Path) -> dict[str, str]:
+    """The state files the outputs keep in the exam's source folder (`Output.state`), as they are now: read
+    as hostile (committed files), bounded in size and nesting, valid JSON, else a usage error at the place."""
+    kept = {}
+    for entry in RENDERERS.values():
+        for name in registry.output(entry).state:
+            path = sources / name
+            if not (path.exists() or path.is_symlink()):
+                continue  # none yet: the renderer starts afresh
+            try:
+                _, kept[name] = readback.load(path)
+            except readback.Unreadable as exc:
+                raise UsageError(f"{path}:{exc.line}:{exc.col}: error: {name} cannot be read ({exc.reason}); restore it from git, "
+                                 "or delete it (what it keeps then starts afresh)") from None
+    return kept
+
+
+def _keep(done: _Pending) -> None:
+    """Write what the renderers asked to keep beside the sources, once their outputs are published; only what
+    changed, atomically. A build stopped before this leaves the state one build behind, which the next build
+    makes good (its outputs are then rebuilt from the same inputs)."""
+    for name, text in sorted(done.keep.items()):
+        path = done.sources / name
+        try:
+            if path.read_text(encoding="utf-8") == text:
+                continue
+        except (OSError, UnicodeDecodeError):
+            pass
+        write_atomic(path, text.encode("utf-8"))
+
+
 def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False,
           only: Collection[str] | None = None, plans: Callable[[str], Plan] | None = None) -> BuildResult:
     """Render every exam; return what was written and what was left unchanged.
 
-    `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); each output's
-    inputs hold only the options it declares, so changing the paper rebuilds the guide alone. `only` names
-    the outputs to build (default: all); `plans`, when given, says both per exam id instead."""
+    `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); each is part of
+    the inputs of the outputs that declare it (`Output.options`), so changing one rebuilds those alone. `only`
+    names the outputs to build (default: all); `plans`, when given, says both per exam id instead."""
     result = BuildResult()
     if not RENDERERS or not exams:  # every exam had errors: nothing to publish, no output folder made
         return result
@@ -166,16 +200,21 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
     out.mkdir(exist_ok=True)
     default = Plan(only, options or {})
     with exclusive(out):
+        result.recovered.extend(sweep(out))  # what a killed build left, of every exam (built now or not)
         pending: list[_Pending] = []
         try:
             for content in exams:
-                result.recovered.extend(Generations(out, content.exam.id).recover())
-                plan = plans(content.exam.id) if plans else default
-                if (done := _render_exam(content, out, plan, force, result)) is not None:
-                    pending.append(done)
+                try:
+                    result.recovered.extend(Generations(out, content.exam.id).recover())
+                    plan = plans(content.exam.id) if plans else default
+                    if (done := _render_exam(content, out, plan, force, result)) is not None:
+                        pending.append(done)
+                except Exception as exc:  # noqa: BLE001 - one exam's failure (even a bug) never keeps the others' outputs
+                    result.failed[content.exam.id] = exc
             for done in pending:  # only now, with every exam's outputs complete, publish each at once
                 done.generations.switch(done.folder)
                 result.written.extend(done.written)
+                _keep(done)
         finally:
             for done in pending:
                 if done.generations.current() != done.folder:

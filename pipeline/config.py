@@ -17,6 +17,9 @@ the defaults.
 The command line wins over the exam's table, which wins over the top level. Output names and their
 options come from the output registry (pipeline/render/__init__.py), so a new output's option is a
 setting here with no change to this file.
+
+The file is read within bounds like any file handed to the pipeline: at most MAX_BYTES, nested at most MAX_DEPTH
+arrays and inline tables (tomlkit recurses, so a deeper file would end in a RecursionError).
 """
 
 from __future__ import annotations
@@ -30,10 +33,14 @@ from typing import Any
 from pipeline import render as registry
 from pipeline.errors import UsageError
 from pipeline.position import Position
-from pipeline.suggest import did_you_mean
+from pipeline.text.messages import did_you_mean
 
 CONFIG = Path("pipeline.toml")
 EXAMS = "exams"
+MAX_BYTES = 1_000_000
+MAX_DEPTH = 16
+# comments and strings (basic, literal, multi-line) skipped whole, so only real brackets are counted
+_STRUCTURE = re.compile(r"#[^\n]*|'{3}.*?'{3}|\"{3}(?:\\.|[^\\])*?\"{3}|'[^'\n]*'|\"(?:\\.|[^\"\\\n])*\"|[\[\]{}]", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -195,12 +202,31 @@ def _tomlkit_words(exc: Exception) -> str:
 
 def load(path: Path = CONFIG) -> Settings:
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            text = handle.read(MAX_BYTES + 1).decode("utf-8")
     except FileNotFoundError:
         return Settings(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}:1:1: error: cannot read the settings file ({exc}) [config]") from None
+    if len(text) > MAX_BYTES:
+        raise UsageError(f"{path}:1:1: error: the settings file is over {MAX_BYTES:,} bytes; it holds a few lines [config]")
+    _check_depth(path, text)
     return parse(text, path)
+
+
+def _check_depth(path: Path, text: str) -> None:
+    """A usage error at the bracket that opens level MAX_DEPTH + 1 (tomlkit, like tomllib, recurses)."""
+    depth = 0
+    for match in _STRUCTURE.finditer(text):
+        token = match[0]
+        if token in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+                raise UsageError(f"{path}:{line}:{col}: error: invalid TOML: nested more than {MAX_DEPTH} levels deep [config]")
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
 
 
 def allow_hosts(path: Path = CONFIG) -> list[str]:

@@ -40,27 +40,6 @@ def build_site(base: Path, *objectives: str) -> Path:
     return base / "out" / "demo"
 
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@contextlib.contextmanager
-def chromium():
-    """Debian's chromium, driven by Playwright (conftest.py's session fixture `browser`)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright is not installed: make test installs requirements-test.txt")
-    if not shutil.which(CHROMIUM):
-        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=ARGS, timeout=30_000)
-        yield launched
-        launched.close()
-
-
 def missing(why: str) -> None:
     """Skip on a developer's machine, fail in CI: a missing install step must not pass quietly."""
     if os.environ.get("CI"):

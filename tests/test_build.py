@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
-import pytest
+from pypdf import PdfReader
 
 from pipeline import build as build_module
 from pipeline.check.validate import validate
 from pipeline.derive.build import source_date
-from pipeline.render import PAPER, Output, RenderContext
+from pipeline.render import Output, RenderContext
 from tests.conftest import TODAY
 
 
@@ -44,8 +45,8 @@ def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch
     old.parent.mkdir(parents=True)
     old.write_text("old")
     monkeypatch.setattr(build_module, "RENDERERS", {"a": _writes("a.txt", "new"), "b": _fails})
-    with pytest.raises(RuntimeError):
-        build_module.build(_content(make_sources), tmp_path / "out")
+    result = build_module.build(_content(make_sources), tmp_path / "out")
+    assert isinstance(result.failed["demo"], RuntimeError) and result.written == []  # said, not raised: other exams go on
     assert old.read_text() == "old"
     # the old-style folder became generation 1; the failed generation 2 was removed
     assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", "demo-1"]
@@ -72,7 +73,7 @@ class _Counting:
 
 def test_unchanged_inputs_skip_the_renderer_and_leave_the_file_alone(make_sources, tmp_path, monkeypatch):
     renderer = _Counting("a.txt")
-    monkeypatch.setattr(build_module, "RENDERERS", {"a": Output(renderer, ("",), options=(PAPER,))})
+    monkeypatch.setattr(build_module, "RENDERERS", {"a": Output(renderer, ("",), options=("paper",))})
     sources, out = make_sources("valid"), tmp_path / "out"
     exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
     build_module.build(exams, out)
@@ -145,6 +146,34 @@ def test_a_comment_line_that_moves_questions_rebuilds_only_the_bank(run_cli, mak
     assert changed == ["bank.json"]
 
 
+def test_paper_letter_after_a4_rewrites_only_the_guide(run_cli, make_sources, tmp_path):
+    """An option belongs to the outputs that declare it (`Output.options`): the paper size is the guide's."""
+    sources, out = make_sources("valid"), tmp_path / "out"
+    assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out)).code == 0
+    stamps = {str(p.relative_to(out / "demo")): p.stat().st_mtime_ns for p in (out / "demo").rglob("*") if p.is_file()}
+    letter = run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out), "--paper", "letter")
+    assert letter.code == 0, letter.err
+    changed = sorted(name for name, stamp in stamps.items() if (out / "demo" / name).stat().st_mtime_ns != stamp)
+    assert changed == ["study-guide.pdf"] and len(stamps) > 10
+    wrote = [line for line in letter.err.splitlines() if line.startswith("wrote ")]
+    assert len(wrote) == 1 and wrote[0].endswith("/demo/study-guide.pdf"), letter.err
+    width, height = PdfReader(out / "demo" / "study-guide.pdf").pages[0].mediabox.upper_right
+    assert (round(float(width)), round(float(height))) == (612, 792)  # US letter, in points
+
+
+def test_the_deck_keeps_its_note_times_beside_the_sources_through_the_build(run_cli, make_sources, tmp_path):
+    """The renderer hands its state to the build, which writes it once the outputs are published."""
+    sources, out = make_sources("valid"), tmp_path / "out"
+    state = sources / "demo" / "deck.state.json"
+    assert not state.exists()
+    assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out)).code == 0
+    first = json.loads(state.read_text(encoding="utf-8"))["notes"]
+    assert first and all(set(entry) == {"hash", "mod"} for entry in first.values())
+    stamp = state.stat().st_mtime_ns
+    assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out), "--force").code == 0
+    assert state.stat().st_mtime_ns == stamp  # the same notes: nothing to write
+
+
 def test_a_deleted_objective_leaves_no_page_behind(make_sources, tmp_path, monkeypatch):
     """Each build publishes a fresh generation: a page the site no longer writes is not carried over."""
     from pipeline.render import RENDERERS
@@ -161,7 +190,7 @@ def test_a_deleted_objective_leaves_no_page_behind(make_sources, tmp_path, monke
 
 def test_an_option_rebuilds_only_the_outputs_that_declare_it(make_sources, tmp_path, monkeypatch):
     guide, deck = _Counting("g.txt"), _Counting("d.txt")
-    monkeypatch.setattr(build_module, "RENDERERS", {"guide": Output(guide, ("",), options=(PAPER,)), "deck": Output(deck, ("",))})
+    monkeypatch.setattr(build_module, "RENDERERS", {"guide": Output(guide, ("",), options=("paper",)), "deck": Output(deck, ("",))})
     exams = validate(make_sources("valid"), dt.date.fromisoformat(TODAY)).exams
     out = tmp_path / "out"
     build_module.build(exams, out)

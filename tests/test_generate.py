@@ -82,10 +82,10 @@ def test_cloze_gaps_hints_numbers_and_code_spans(demo):
     ids = _by_id(generate(demo))
     hint = ids["gen-cloze-1.2-hint-c1"]
     assert hint.question.stem == "*Four more terms*. Fill in the gap:\n\nA widget is _____ (what size?) of a machine."
-    assert (hint.question.type, hint.question.answer, hint.accepted_answers) == ("short_answer", "a small part", ("a small part", "small part"))
+    assert (hint.question.type, hint.question.answer, tuple(hint.question.accept)) == ("short_answer", "a small part", ("a small part", "small part"))
     assert ids["gen-cloze-1.2-two-numbers-c2"].question.stem.endswith("Gizmos spin and sprockets _____.")
     twice = ids["gen-cloze-1.2-same-number-twice-c1"]
-    assert (twice.question.answer, twice.accepted_answers) == ("small; fast", ())  # two gaps: a person grades
+    assert (twice.question.answer, tuple(twice.question.accept)) == ("small; fast", ())  # two gaps: a person grades
     assert "`_____`" in ids["gen-cloze-1.2-in-code-c1"].question.stem
 
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.lmskit import blank, build_fixture, expected, parse_gift, weight_problems
+from tests.lmskit import blank, build_fixture, expected, number, parse_gift, weight_problems
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,13 @@ TYPES = {
     "Short": lambda q: {"kind": "fill_in", "accepted": [c["text"]["text"].replace("\\*", "*") for c in q["choices"]]},
     "Essay": lambda q: {"kind": "essay"},
     "Matching": _matching,
+    "Numerical": lambda q: {"kind": "numeric", "number": _number(q["choices"][0]["text"])},
 }
+
+
+def _number(answer: dict) -> tuple[float, float, float]:
+    assert answer["type"] == "range", answer  # {#=value:tolerance}
+    return number(answer["number"], answer["number"] - answer["range"], answer["number"] + answer["range"])
 
 
 def _as_neutral(q: dict) -> dict:
@@ -57,7 +63,7 @@ def _as_neutral(q: dict) -> dict:
 
 def test_every_question_comes_back_as_the_view_has_it(built, parsed):
     questions = [q for q in parsed if q["type"] != "Category"]
-    wanted = [expected(q) for q in built.view.questions if q.type != "ordering"]
+    wanted = [expected(q) for q in built.view.questions if q.shapes != ("sequence",)]
     assert [_as_neutral(q) for q in questions] == wanted
     assert {q["kind"] for q in wanted} >= {"single", "multiple", "true_false", "fill_in", "essay", "matching"}
 

@@ -11,7 +11,8 @@ import zipfile
 
 import pytest
 
-from tests.lmskit import blank, build_fixture, expected
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
+from tests.lmskit import blank, build_fixture, expected, number
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
@@ -108,6 +109,14 @@ def _match(root: ET.Element, interaction: ET.Element) -> dict:
     return {"kind": "matching", "pairs": [(prompt[s], answer[t]) for s, t in pairs], "extras": [a for i, a in answer.items() if i not in used]}
 
 
+def _number(root: ET.Element) -> dict:
+    """A float textEntry: the correct value, and the range its response processing scores 1."""
+    value = float(_correct(root)[0])
+    test = root.find(f"{QTI}responseProcessing/{QTI}responseCondition/{QTI}responseIf/{QTI}and")
+    low, high = (float(test.find(f"{QTI}{op}/{QTI}baseValue").text) for op in ("gte", "lte"))
+    return {"kind": "numeric", "number": number(value, low, high)}
+
+
 def _order(root: ET.Element, interaction: ET.Element) -> dict:
     text = {c.get("identifier"): html_of(c) for c in interaction.findall(f"{QTI}simpleChoice")}
     return {"kind": "ordering", "order": [text[i] for i in _correct(root)]}
@@ -115,7 +124,7 @@ def _order(root: ET.Element, interaction: ET.Element) -> dict:
 
 INTERACTIONS = {
     "choiceInteraction": _choice,
-    "textEntryInteraction": lambda root, i: {"kind": "fill_in", "accepted": list(_mapping(root))},
+    "textEntryInteraction": lambda root, i: _number(root) if _response(root).get("baseType") == "float" else {"kind": "fill_in", "accepted": list(_mapping(root))},
     "extendedTextInteraction": lambda root, i: {"kind": "essay"},
     "matchInteraction": _match,
     "orderInteraction": _order,
@@ -144,22 +153,29 @@ def test_every_item_reads_back_as_the_view_has_it(built, package):
 
 def test_responses_agree_with_the_view(built, package):
     items = _items(package)
+    checked = set()
     for q in built.view.questions:
-        root = items[f"items/q_{q.id}.xml"]
+        root, part = items[f"items/q_{q.id}.xml"], q.parts[0]
         declaration = _response(root)
-        if q.type in ("single", "true_false"):
-            assert (declaration.get("cardinality"), _correct(root)) == ("single", [o.id for o in q.correct_options])
-        elif q.type == "multiple":
+        if isinstance(part, Choices) and not part.multiple:
+            assert (declaration.get("cardinality"), _correct(root)) == ("single", [o.id for o in part.correct])
+        elif isinstance(part, Choices):
             mapping = _mapping(root)
-            assert declaration.get("cardinality") == "multiple" and _correct(root) == [o.id for o in q.correct_options]
+            assert declaration.get("cardinality") == "multiple" and _correct(root) == [o.id for o in part.correct]
             assert abs(sum(v for v in mapping.values() if v > 0) - 1) < 1e-5
-            assert len(mapping) == len(q.options) and all((v > 0) == o.correct for o, v in zip(q.options, mapping.values(), strict=True))
-        elif q.type == "matching":
-            assert declaration.get("baseType") == "directedPair" and _correct(root) == [f"{p.id} {p.answer_id}" for p in q.pairs]
-        elif q.type == "ordering":
-            assert declaration.get("cardinality") == "ordered" and _correct(root) == list(q.correct_order)
-        elif q.accepted_answers:
-            assert declaration.get("baseType") == "string" and list(_mapping(root)) == list(q.accepted_answers)
+            assert len(mapping) == len(part.options) and all((v > 0) == o.correct for o, v in zip(part.options, mapping.values(), strict=True))
+        elif isinstance(part, Pairs):
+            assert declaration.get("baseType") == "directedPair" and _correct(root) == [f"{p.id} {p.answer_id}" for p in part.prompts]
+        elif isinstance(part, Sequence):
+            assert declaration.get("cardinality") == "ordered" and _correct(root) == list(part.correct_order)
+        elif isinstance(part, Text) and part.auto:
+            assert declaration.get("baseType") == "string" and list(_mapping(root)) == list(part.accepted)
+        elif isinstance(part, Numeric):
+            assert declaration.get("baseType") == "float" and [float(v) for v in _correct(root)] == [part.value]
+        else:
+            continue
+        checked.add(part.shape)
+    assert checked == {"choices", "pairs", "sequence", "text", "numeric"}
 
 
 def test_a_changed_answer_is_caught(built, package):
@@ -168,5 +184,5 @@ def test_a_changed_answer_is_caught(built, package):
     q = next(q for q in built.view.questions if q.id == "1.1-q1")
     root = ET.fromstring(ET.tostring(items["items/q_1.1-q1.xml"]))
     value = next(_response(root).iter(f"{QTI}value"))
-    value.text = next(o.id for o in q.options if not o.correct)
+    value.text = next(o.id for o in q.parts[0].options if not o.correct)
     assert read_item(root) != _as_signatures(expected(q))

@@ -52,21 +52,26 @@ def _terms(content) -> dict[str, str]:
 # --- option order -------------------------------------------------------------------------------
 
 
+def _options(q):
+    """A choice question's options, in display order."""
+    return q.parts[0].options
+
+
 def test_no_position_holds_more_than_40_percent_of_single_choice_answers(sample_view):
-    singles = [q for q in sample_view.questions if q.type == "single" and len(q.options) >= 3]
-    places = Counter(o.letter for q in singles for o in q.correct_options)
+    singles = [q for q in sample_view.questions if q.type == "single" and len(_options(q)) >= 3]
+    places = Counter(o.letter for q in singles for o in q.parts[0].correct)
     assert len(singles) >= 20 and max(places.values()) <= 0.4 * len(singles), places
 
 
 def test_no_multiple_choice_item_shows_all_its_correct_options_first(sample_view):
     for q in (q for q in sample_view.questions if q.type == "multiple"):
-        n = len(q.correct_options)
-        assert not all(o.correct for o in q.options[:n]) or n == len(q.options), q.id
+        n = len(q.parts[0].correct)
+        assert not all(o.correct for o in _options(q)[:n]) or n == len(_options(q)), q.id
 
 
 def test_coverage_shows_where_answers_sit(sample_view):
     rows = [o for s in sample_view.coverage.sections for o in s.objectives]
-    singles = [q for q in sample_view.questions if q.type == "single" and len(q.options) >= 3]
+    singles = [q for q in sample_view.questions if q.type == "single" and len(_options(q)) >= 3]
     assert sum(sum(o.answer_positions.values()) for o in rows) == len(singles)
     assert sum(sum(o.by_type.values()) for o in rows) == len(sample_view.questions)
     assert all(sum(o.by_difficulty.values()) == o.authored + o.generated for o in rows)
@@ -75,10 +80,10 @@ def test_coverage_shows_where_answers_sit(sample_view):
 
 def test_changing_one_question_reorders_no_other(make_sources):
     sources = make_sources("valid", "terms_four", "item_flaws")
-    before = {q.id: [o.id for o in q.options] for q in _view(_content(sources)).questions}
+    before = {q.id: [o.id for o in getattr(q.parts[0], "options", ())] for q in _view(_content(sources)).questions}
     path = sources / "demo" / "item_flaws.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('options: ["8", "8 or 16", "32"]', 'options: ["8", "8 or 16", "32", "64"]'), encoding="utf-8")
-    after = {q.id: [o.id for o in q.options] for q in _view(_content(sources)).questions}
+    after = {q.id: [o.id for o in getattr(q.parts[0], "options", ())] for q in _view(_content(sources)).questions}
     assert {qid for qid in before if before[qid] != after[qid]} == {"1.6-overlap"}
     assert len(before) > 10
 
@@ -153,7 +158,7 @@ def test_every_distractor_is_a_term_of_the_answers_section_never_an_alias_nor_in
 
 def test_same_objective_first(sample_view):
     objective_of = {t.term: o.id for o in _content(FULL).objectives for t in o.terms}
-    wrong = [(q.objective, o.text_md) for q in sample_view.questions if q.generated == "which-term" for o in q.options if not o.correct]
+    wrong = [(q.objective, o.text_md) for q in sample_view.questions if q.generated == "which-term" for o in _options(q) if not o.correct]
     same = sum(objective_of[text] == objective for objective, text in wrong)
     assert same / len(wrong) >= 0.75, f"{same} of {len(wrong)}"
 
@@ -206,9 +211,9 @@ def test_bank_states_the_rule_and_lists_accepted_answers(run_cli, make_sources, 
     assert result.code == 0, result.err
     bank = json.loads((tmp_path / "out" / "demo" / "bank.json").read_text())
     kv = next(q for q in bank["questions"] if q["id"] == "gen-cloze-1.5-kv-cache-c1")
-    assert kv["accepted_answers"] == ["KV cache"]
+    assert [p["accepted"] for p in kv["parts"]] == [["KV cache"]]
     schema = json.loads((ROOT / "schema" / "bank.schema.json").read_text())
-    assert "case, spacing and punctuation ignored" in schema["$defs"]["BankQuestion"]["properties"]["accepted_answers"]["description"]
+    assert "case, spacing and punctuation ignored" in schema["$defs"]["TextPart"]["properties"]["accepted"]["description"]
 
 
 def test_option_order_is_the_same_in_bank_guide_and_deck_and_across_builds(run_cli, make_sources, tmp_path):
@@ -224,7 +229,7 @@ def test_option_order_is_the_same_in_bank_guide_and_deck_and_across_builds(run_c
         assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(tmp_path / out)).code == 0
     bank_a, bank_b = ((tmp_path / out / "demo" / "bank.json").read_bytes() for out in ("a", "b"))
     assert bank_a == bank_b
-    in_bank = {q["id"]: [o["text_html"] for o in q["options"]] for q in json.loads(bank_a)["questions"] if q["type"] in ("single", "multiple")}
+    in_bank = {q["id"]: [o["text_html"] for o in q["parts"][0]["options"]] for q in json.loads(bank_a)["questions"] if q["type"] in ("single", "multiple")}
 
     html = guide_html(RenderContext(_view(_content(sources)), tmp_path))
     in_guide = {qid: re.findall(r'<li><span class="letter">[A-Z]</span> (.*?)</li>', html.split(f'id="q-{qid}"')[1].split("</ol>")[0])

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.questions import TYPES
 from schema.bank import SCHEMA_VERSION
 from tests.sitekit import axe_serious, build_site, serve
 
@@ -84,8 +85,9 @@ def _pick_radio(page, target: int) -> None:
 
 def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, built, server):
     q = _bank(built)["2.1-q.single"]
-    right = next(i for i, o in enumerate(q["options"]) if o["correct"])
-    wrong = (right + 1) % len(q["options"])
+    options = q["parts"][0]["options"]
+    right = next(i for i, o in enumerate(options) if o["correct"])
+    wrong = (right + 1) % len(options)
     page.goto(server + "objective-2-1.html")
     feedback = page.locator(f"{SINGLE} .feedback")
     assert feedback.get_attribute("role") == "status" and feedback.get_attribute("aria-live") == "polite"
@@ -123,24 +125,31 @@ def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, bui
 
 
 def _answer(form, q: dict, right: bool) -> None:
-    """Fill in a question's form from the bank: the right answer, or a wrong one."""
-    kind = q["type"]
-    if kind in ("single", "multiple", "true_false"):
-        chosen = [o["id"] for o in q["options"] if o["correct"] == right][:1 if kind != "multiple" or not right else None]
+    """Fill in a question's form from the bank: the right answer, or a wrong one, by the shape of its part."""
+    part = q["parts"][0]
+    if part["shape"] == "choices":
+        chosen = [o["id"] for o in part["options"] if o["correct"] == right][:None if part["multiple"] and right else 1]
         for box in form.locator("input[type=checkbox]").all():
             box.uncheck()
         for option_id in chosen:
             form.locator(f"input[value='{option_id}']").check()
-    elif kind == "short_answer":
-        form.locator("input[type=text]").fill((q["accepted_answers"] or [q["answer"]])[0] if right else "something else")
-    elif kind == "matching":
-        ids = [p["answer_id"] for p in q["pairs"]]
-        for pair, answer in zip(q["pairs"], ids if right else ids[1:] + ids[:1], strict=True):
-            form.locator(f"select[data-pair='{pair['id']}']").select_option(answer)
+    elif part["shape"] == "text":
+        form.locator("input[type=text], textarea").fill(part["accepted"][0] if right else "something else")
+    elif part["shape"] == "pairs":
+        ids = [p["answer_id"] for p in part["prompts"]]
+        for prompt, answer in zip(part["prompts"], ids if right else ids[1:] + ids[:1], strict=True):
+            form.locator(f"select[data-pair='{prompt['id']}']").select_option(answer)
+    elif part["shape"] == "numeric":
+        form.locator("input[type=text]").fill(part["value_text"] if right else str(part["high"] + 1))
     else:
-        order = q["correct_order"] if right else q["correct_order"][::-1]
-        for item in q["items"]:
+        order = part["correct_order"] if right else part["correct_order"][::-1]
+        for item in part["items"]:
             form.locator(f"select[data-item='{item['id']}']").select_option(str(order.index(item["id"]) + 1))
+
+
+def _graded(q: dict) -> bool:
+    """Whether the site grades the question itself (a written answer without accepted answers is the learner's to judge)."""
+    return all(p["shape"] != "text" or p["accepted"] for p in q["parts"])
 
 
 def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, context, built):
@@ -148,8 +157,9 @@ def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, conte
     bank = _bank(built)
     first_of_type = {}
     for qid, q in bank.items():
-        first_of_type.setdefault(q["type"], qid)
-    assert set(first_of_type) == {"single", "multiple", "true_false", "short_answer", "matching", "ordering"}
+        if _graded(q):
+            first_of_type.setdefault(q["type"], qid)
+    assert set(first_of_type) == set(TYPES)
     for qid in first_of_type.values():
         form = page.locator(f"form[data-qid='{qid}']")
         form.locator("button.check").click()
@@ -159,7 +169,27 @@ def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, conte
             form.locator("button.check").click()
             assert form.locator(".verdict").text_content() == verdict, (qid, right)
     summary = page.locator(".progress-summary").text_content()
-    assert summary == f"6 of {len(bank)} questions answered, 6 right the last time."
+    assert summary == f"{len(TYPES)} of {len(bank)} questions answered, {len(TYPES)} right the last time."
+    essay = next(qid for qid, q in bank.items() if not _graded(q))
+    form = page.locator(f"form[data-qid='{essay}']")
+    form.locator("textarea").fill("My own words")
+    form.locator("button.check").click()
+    assert form.locator(".verdict").text_content() == "Compare your answer with the model answer."
+    assert context.offsite == [] and page.errors == []
+
+
+def test_a_number_is_marked_right_within_its_tolerance_and_wrong_outside(page, context, built):
+    page.goto(_url(built, "objective-2-1.html"))
+    form = page.locator("form[data-qid='2.1-q.pi']")
+    box = form.locator("input[type=text]")
+    assert box.get_attribute("inputmode") == "decimal"
+    verdicts = {}
+    for typed in ("3.14", "3.2", "3.15", "3,14", "pi"):
+        box.fill(typed)
+        form.locator("button.check").click()
+        verdicts[typed] = form.locator(".verdict").text_content()
+    assert verdicts == {"3.14": "Correct.", "3.2": "Not quite.", "3.15": "Correct.", "3,14": "Not quite.", "pi": "Not quite."}
+    assert "3.14 (± 0.01)" in form.locator(".feedback").text_content()  # the answer, shown after checking
     assert context.offsite == [] and page.errors == []
 
 
@@ -259,3 +289,28 @@ def test_without_javascript_pages_read_and_answers_open(page, context, built):
     page.goto(_url(built, "search.html"))
     assert page.locator("main").inner_text().find("Search needs JavaScript") >= 0
     assert context.offsite == []
+
+
+def test_question_ids_named_like_built_in_properties_start_unanswered(browser, tmp_path):
+    """`constructor`, `toString`...: a plain object keyed by id would show them answered before any answer."""
+    site = build_site(tmp_path, "valid", "builtin_ids")
+    ctx = browser.new_context()
+    offsite = []
+    ctx.route("**/*", lambda route: route.continue_() if route.request.url.startswith((site / "site").as_uri()) else (offsite.append(route.request.url), route.abort()))
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(_url(site, "objective-1-3.html"))
+    ids = ("constructor", "toString", "hasOwnProperty", "valueOf")
+    assert [page.locator(f"form[data-qid='{qid}'] [data-qprogress]").text_content() for qid in ids] == [""] * 4
+    assert page.locator("[data-progress='1.3']").first.text_content() == "0 of 4 questions answered, 0 right the last time."
+    form = page.locator("form[data-qid='constructor']")
+    form.locator("input[value='true']").check()
+    form.locator("button.check").click()
+    assert form.locator(".verdict").text_content() == "Correct."
+    page.reload()
+    shown = [page.locator(f"form[data-qid='{qid}'] [data-qprogress]").text_content() for qid in ids]
+    assert shown == ["· answered, right", "", "", ""]
+    stored = json.loads(page.evaluate("() => localStorage.getItem(Object.keys(localStorage)[0])"))
+    assert stored == {"constructor": {"answered": 1, "correct": True}} and page.errors == [] and offsite == []
+    ctx.close()

@@ -8,7 +8,7 @@ import functools
 
 from pipeline.diagnostics import Report
 from pipeline.load.content import ObjectiveFile
-from pipeline.suggest import did_you_mean
+from pipeline.text.messages import did_you_mean
 
 CODE = "example-language"
 

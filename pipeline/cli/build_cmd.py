@@ -16,8 +16,11 @@ from pipeline.build import BuildResult, Plan, build
 from pipeline.check.validate import Validation
 from pipeline.cli import say
 from pipeline.cli.common import add_source_options, print_summary, print_table, validate_and_report
+from pipeline.cli.crash import environment_message
 from pipeline.config import Settings
-from pipeline.suggest import did_you_mean
+from pipeline.errors import PipelineError, UsageError
+from pipeline.text.messages import did_you_mean
+from pipeline.text.terminal import for_terminal
 
 DEFAULT_OUT = Path("build")
 
@@ -74,26 +77,41 @@ def plans(args: argparse.Namespace):
 def report_outputs(built: BuildResult) -> None:
     """What was written (a line per file), and per exam one line for the outputs left as they were."""
     for sentence in built.recovered:
-        say.info(f"build: warning: {sentence}")
+        say.info(for_terminal(f"build: warning: {sentence}"))  # names and messages may come from files: inert on a terminal
     for warning in built.warnings:
-        say.info(f"warning: {warning}")
+        say.info(for_terminal(f"warning: {warning}"))
     for path in built.written:
-        say.info(f"wrote {os.path.relpath(path)}")
+        say.info(for_terminal(f"wrote {os.path.relpath(path)}"))
     for path in built.unchanged:
-        say.detail(f"unchanged {os.path.relpath(path)}")
+        say.detail(for_terminal(f"unchanged {os.path.relpath(path)}"))
     for exam_id, outcomes in built.outcomes.items():
         same = [name for name, outcome in outcomes.items() if outcome == "unchanged"]
         if same:
-            say.info(f"{exam_id}: unchanged: {', '.join(same)} (inputs did not change; --force rebuilds, -v lists the files)")
+            say.info(for_terminal(f"{exam_id}: unchanged: {', '.join(same)} (inputs did not change; --force rebuilds, -v lists the files)"))
 
 
 def _outputs(result: Validation, built: BuildResult) -> dict[str, str]:
     """Per exam built: how many outputs were written and how many left unchanged."""
     cells = {}
     for content in result.buildable:
+        if content.exam.id in built.failed:
+            cells[content.exam.id] = "not built (failed)"
+            continue
         outcomes = list(built.outcomes.get(content.exam.id, {}).values())
         cells[content.exam.id] = f"{outcomes.count('written')} written, {outcomes.count('unchanged')} unchanged"
     return cells
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, PipelineError):
+        return str(exc).removeprefix("error: ")
+    if isinstance(exc, OSError):
+        return environment_message(exc).removeprefix("error: ")
+    return "an internal error (reported below)"
+
+
+def _gravity(exc: Exception) -> int:
+    return 1 if isinstance(exc, PipelineError) and not isinstance(exc, UsageError) else 2 if isinstance(exc, PipelineError | OSError) else 3
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,10 +119,14 @@ def run(args: argparse.Namespace) -> int:
     result = validate_and_report(args, table=False)
     built = build(result.buildable, out_folder(args), force=args.force, plans=plans(args))
     report_outputs(built)
+    for exam_id, exc in built.failed.items():
+        say.summary(for_terminal(f"build: not built: {exam_id}: {_why(exc)}; its earlier outputs were left as they were"))
     print_table(result, _outputs(result, built))
+    if built.failed:  # the worst one decides the exit (a bug: 3, the environment: 2), as if it alone had happened
+        raise max(built.failed.values(), key=_gravity)
     if not result.ok:
         failed = ", ".join(c.name for c in result.checks if not c.ok)
-        say.summary(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were")
+        say.summary(for_terminal(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were"))
         print_summary(result)
         return 1
     return 0

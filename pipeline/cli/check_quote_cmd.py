@@ -14,9 +14,10 @@ import re
 from pipeline.citations.check import check_page
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
-from pipeline.citations.worddiff import plain, word_diff
+from pipeline.citations.worddiff import with_markers, word_diff
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
 from pipeline.errors import UsageError
+from pipeline.text.terminal import for_terminal
 from schema.models import _absolute_http_url
 
 EXIT = {"found": 0, "missing": 1, "unreachable": 2}
@@ -51,7 +52,7 @@ def as_text(result: CitationResult) -> str:
     lines = [f"missing: the quote is not on {result.url}"]
     if result.closest:
         lines.append(f"    closest passage ({result.score:.0%} alike): {result.closest}")
-        lines.append(f"    diff: {plain(word_diff(result.quote, result.closest))}")
+        lines.append(f"    diff: {with_markers(word_diff(result.quote, result.closest))}")
     return "\n".join(lines)
 
 
@@ -66,5 +67,5 @@ def run(args: argparse.Namespace) -> int:
         (result,) = check_page(fetcher, args.url, [args.quote])
     finally:
         fetcher.close()
-    print(as_json(result) if args.json else as_text(result))
+    print(as_json(result) if args.json else "\n".join(for_terminal(line) for line in as_text(result).split("\n")))
     return EXIT[public_status(result.status)]

@@ -13,6 +13,7 @@ from pipeline.cli import say
 from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.position import Position
 from pipeline.prog import prog
+from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
 UNCHECKED = "citation-unchecked"
@@ -60,7 +61,7 @@ def print_table(result: Validation, outputs: dict[str, str] | None = None) -> No
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = [cell.ljust(w) if i in (0, 3) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
-        say.info("  ".join(cells).rstrip())
+        say.info(for_terminal("  ".join(cells).rstrip()))
 
 
 def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:

@@ -23,6 +23,7 @@ from pipeline.cli.missing import message as missing_message
 from pipeline.cli.options import global_options
 from pipeline.errors import PipelineError, UsageError
 from pipeline.prog import prog
+from pipeline.text.terminal import for_terminal
 
 
 def make_parser(argv: list[str]) -> argparse.ArgumentParser:
@@ -51,16 +52,21 @@ def _run(args: argparse.Namespace) -> int:
     return args.run(args)
 
 
+def _shown(exc: Exception) -> str:
+    """The message, each of its lines made inert for the terminal (it may quote a file name or a lock)."""
+    return "\n".join(for_terminal(line) for line in str(exc).split("\n"))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = make_parser(argv).parse_args(argv)
     try:
         return _run(args)
     except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+        print(_shown(exc), file=sys.stderr)
         return 2
     except PipelineError as exc:
-        print(str(exc), file=sys.stderr)
+        print(_shown(exc), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -21,6 +21,7 @@ from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import SCHEMAS, TEMPLATES
 from pipeline.prog import prog
+from pipeline.text.slug import slug
 from pipeline.today import resolve_today
 
 SCAFFOLD = TEMPLATES / "scaffold"
@@ -40,10 +41,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for sub in (exam, objective):
         sub.add_argument("--sources", type=Path, default=Path("sources"), metavar="DIR", help="the sources folder (default: sources)")
         sub.add_argument("--today", metavar="YYYY-MM-DD", help="the review date to write (default: SOURCE_DATE_EPOCH, else the clock)")
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "objective"
 
 
 def _write(path: Path, template: str, **values: str) -> None:
@@ -96,7 +93,7 @@ def _section_folder(folder: Path, section: int, title: str) -> str:
         print(f"note: section {section}'s title is still a placeholder, so the folder is named {section}/; "
               "any folder name works, rename it when you write the title", file=sys.stderr)
         return str(section)
-    return f"{section}-{slug(title)}"
+    return f"{section}-{slug(title) or 'section'}"
 
 
 def new_objective(args: argparse.Namespace) -> int:
@@ -108,7 +105,7 @@ def new_objective(args: argparse.Namespace) -> int:
     section, sections = int(args.number.split(".")[0]), _sections(folder)
     if section not in sections:
         _refuse_undeclared(folder, args.number, section, sections)
-    path = folder / _section_folder(folder, section, sections[section]) / f"{args.number}-{slug(args.title)}.yaml"
+    path = folder / _section_folder(folder, section, sections[section]) / f"{args.number}-{slug(args.title) or 'objective'}.yaml"
     if path.exists():
         print(f"error: {path} already exists; nothing written", file=sys.stderr)
         return 1

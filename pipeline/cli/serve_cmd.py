@@ -24,7 +24,7 @@ from pipeline.paths import TEMPLATES
 from pipeline.serve import watch
 from pipeline.serve.server import GUIDE_PATH, make_server, serve_in_thread
 from pipeline.serve.session import Session
-from pipeline.suggest import did_you_mean
+from pipeline.text.messages import did_you_mean
 
 DEFAULT_PORT = 8000
 

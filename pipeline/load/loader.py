@@ -18,10 +18,13 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pipeline.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
+from pipeline.load.limits import outside_sources
 from pipeline.load.repair import repaired
-from pipeline.load.schema_errors import describe, field_label, model_at, report_validation_error
+from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
 from pipeline.prog import prog
+from pipeline.questions import QUESTION, TYPES
+from pipeline.text.messages import describe
 from schema.models import Exam, Objective
 
 EXAM_FILE = "exam.yaml"
@@ -48,7 +51,7 @@ def exam_folders(sources: Path) -> list[Path]:
     if not sources.is_dir():
         raise SourcesNotFound(f"error: sources folder '{sources}' does not exist (run from the project root or pass --sources DIR)")
     folders = sorted(p for p in sources.iterdir() if p.is_dir() and not p.name.startswith(".")
-                     and (exam_path(p) or _yaml_files(p)))
+                     and (outside_sources(p, sources) or exam_path(p) or _yaml_files(p)))  # a link out: listed, never read
     if not folders:
         raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{prog()} new exam ID` writes one)")
     return folders
@@ -68,8 +71,12 @@ def objective_paths(folder: Path) -> list[Path]:
     return [p for p in _yaml_files(folder) if p.parent != folder or p.name not in EXAM_FILES]
 
 
-def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlDocument | None, Any]:
-    """The document and its model; the model is None when invalid, the document too when unreadable."""
+def _validate(path: Path, model: type[BaseModel], report: Report, sources: Path) -> tuple[YamlDocument | None, Any]:
+    """The document and its model; the model is None when invalid, the document too when unreadable
+    or leading out of `sources` through a symbolic link."""
+    if why := outside_sources(path, sources):
+        report.error(path, Position(1, 1), why, "yaml")
+        return None, None
     try:
         doc = load_yaml(path)
     except SourceError as exc:
@@ -90,7 +97,9 @@ def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlD
         return doc, None
 
 
-_ITEM_MODELS = {name: model_at(Objective, (name,)) for name in ("key_points", "terms", "examples", "questions")}
+# What validates one item of each list: a question's model depends on its `type` (the union of the types).
+_ITEM_MODELS = {"key_points": model_at(Objective, ("key_points",)), "terms": model_at(Objective, ("terms",)),
+                "examples": model_at(Objective, ("examples",)), "questions": QUESTION}
 
 
 def _salvage(doc: YamlDocument) -> ObjectiveFile:
@@ -113,13 +122,15 @@ def _salvage(doc: YamlDocument) -> ObjectiveFile:
 
 
 def _valid_or_none(model: Any, value: Any) -> Any:
-    """An item as the checks may see it: valid, or repaired the way its author meant it (pipeline/load/repair.py)."""
+    """An item as the checks may see it: valid, or repaired the way its author meant it (pipeline/load/repair.py).
+    A question is repaired as the member of the union its `type` names."""
     if hasattr(model, "model_validate"):
         return repaired(model, value)
     try:
         return model.validate_python(value)
     except ValidationError:
-        return None
+        member = TYPES.get(value.get("type")) if model is QUESTION and isinstance(value, dict) and isinstance(value.get("type"), str) else None
+        return repaired(member.model, value) if member is not None else None
 
 
 def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
@@ -127,6 +138,9 @@ def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
 
     An invalid file that repairs (a misspelt key, a bad optional value) comes back `partial`, so that the
     exam-wide checks still run in the same pass; its schema errors keep it from being built."""
+    if why := outside_sources(folder, folder.parent):
+        report.error(folder, Position(1, 1), why, "yaml")  # the whole exam folder links out: none of it is read
+        return None
     path = exam_path(folder)
     if path is None:
         first = objective_paths(folder)[0]
@@ -135,7 +149,7 @@ def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
         return None
     if all((folder / name).is_file() for name in EXAM_FILES):
         report.error(folder / EXAM_FILES[1], Position(1, 1), f"two exam files in {folder.name}/ ({' and '.join(EXAM_FILES)}); keep one", "exam-twice")
-    doc, exam = _validate(path, Exam, report)
+    doc, exam = _validate(path, Exam, report, folder.parent)
     if exam is not None:
         return ExamFile(doc, exam)
     exam = repaired(Exam, doc.data) if doc is not None and isinstance(doc.data, dict) else None
@@ -145,12 +159,14 @@ def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
 def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) -> LoadedExam:
     """Read and validate the objective files of one exam folder, adding every problem to `report`."""
     result = LoadedExam(folder, exam_file)
+    if outside_sources(folder, folder.parent):
+        return result  # said once, by load_exam_file
     paths = objective_paths(folder)
     if not paths and exam_file is not None:
         report.error(exam_file.path, Position(1, 1), f"exam '{exam_file.exam.id}' has no objective files; add one "
                      f"(`{prog()} new objective {exam_file.exam.id} NUMBER TITLE` writes one)", "exam-empty")
     for path in paths:
-        doc, objective = _validate(path, Objective, report)
+        doc, objective = _validate(path, Objective, report, folder.parent)
         if objective is not None:
             result.objective_files.append(ObjectiveFile(doc, objective))
         elif doc is not None and isinstance(doc.data, dict):

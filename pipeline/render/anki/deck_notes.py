@@ -14,7 +14,9 @@ import genanki
 
 from pipeline.render.anki import card_fields as f
 from pipeline.render.anki.note_types import CLOZE, QUESTION, TERM, NoteType, stable_id
+from pipeline.render.support import holds, writable
 from pipeline.text import cloze
+from pipeline.text.linebreaks import one_line
 from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, QuestionView
 from schema.models import Term
 
@@ -48,7 +50,10 @@ def _tag_part(text: str) -> str:
 
 
 def _deck_part(text: str) -> str:
-    return text.replace("::", ":")  # a `::` in a title would nest a deck
+    """A deck name component: Anki nests decks on `::`, so no run of colons (`:::` too) may stay inside, nor
+    a colon at an edge (it would join the `::` around it); one line, as Anki shows names."""
+    part = re.sub(r":{2,}", ":", one_line(text)).strip(": ")
+    return part or "-"
 
 
 def _place(view: ExamView, objective: ObjectiveView) -> _Place:
@@ -90,14 +95,15 @@ def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
     return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
 
 
-def notes(view: ExamView) -> list[DeckNote]:
-    """Every note of the exam, objective by objective: terms, then cloze key points, then practice questions."""
-    code, found = view.exam.code, []
+def notes(view: ExamView, warnings: list[str] | None = None) -> list[DeckNote]:
+    """Every note of the exam, objective by objective: terms, then cloze key points, then practice questions
+    (those whose shapes a card can show; the others are named in `warnings`)."""
+    code, found, skipped = view.exam.code, [], [] if warnings is None else warnings
     for objective in view.objectives:
         place = _place(view, objective)
         found += [term_note(place, code, term) for term in objective.terms]
         found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)]
-        found += [question_note(place, code, q) for q in objective.practice]
+        found += [question_note(place, code, q) for q in writable(objective.practice, f.WRITERS, "anki", skipped)]
     return found
 
 
@@ -123,5 +129,11 @@ def notes_by_item(view: ExamView) -> dict[tuple[str, str], DeckNote]:
     for objective in view.objectives:
         place = _place(view, objective)
         found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)}
-        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions}
+        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if holds(q, f.WRITERS) is None}
     return found
+
+
+def places(view: ExamView) -> dict[tuple[str, str], tuple[tuple[str, str], ...]]:
+    """The note a learner holds for each key point and question: ("question", id) -> ((GUID, deck name),).
+    The audit's blast radius asks this through the output registry."""
+    return {key: ((note.guid, note.deck),) for key, note in notes_by_item(view).items()}

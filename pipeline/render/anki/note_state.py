@@ -11,20 +11,20 @@ author's build then stamp unchanged notes alike. A changed or new note gets the 
 deck_timestamp.py), and at least one second past its previous time. The same sources and state give the
 same times: nothing here reads the clock.
 
-Writing into the sources is this renderer's one step outside its output folder, as `audit` writes the
-lock. The file is written only when an entry changed, atomically. Should the build fail after it, the
-state is merely ahead: the next build stamps the same notes with the same, newer, times.
+The renderer never writes into the sources itself: it hands the new state to the build (`RenderContext.keep`),
+which writes it, atomically and only when it changed, once the outputs are published (pipeline/build.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
-from pipeline.publish.atomic import write_atomic
+from pipeline.errors import UsageError
+from pipeline.publish import readback
 from pipeline.render.anki.deck_notes import DeckNote
 
 STATE_FILE = "deck.state.json"
@@ -43,15 +43,31 @@ def content_digest(note: DeckNote) -> str:
     return hashlib.sha256(json.dumps(shape, ensure_ascii=False).encode()).hexdigest()[:32]
 
 
-def load(folder: Path | None) -> dict[str, NoteTime]:
-    """The state kept in `folder`; empty when there is none or it cannot be read (every note is then new)."""
-    if folder is None:
+def parse(text: str | None) -> dict[str, NoteTime]:
+    """The state in `text` (the build has read it within bounds, see `build._kept`); empty when there is none.
+    An entry that is not what this module writes is a `UsageError` at its line and column (exit 2): the file is
+    committed, and guessing would move every note's time."""
+    if text is None:
         return {}
-    try:
-        notes = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))["notes"]
-        return {guid: NoteTime(entry["hash"], int(entry["mod"])) for guid, entry in notes.items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+    raw = json.loads(text)
+    notes = raw.get("notes") if isinstance(raw, dict) else None
+    if not isinstance(notes, dict):
+        raise _broken("expected an object with the notes", 1, 1)
+    state = {}
+    for guid, entry in notes.items():
+        if not (isinstance(entry, dict) and isinstance(entry.get("hash"), str) and _HASH.fullmatch(entry["hash"])
+                and type(entry.get("mod")) is int and 0 <= entry["mod"] < 2**53):
+            raise _broken(f"note {guid[:40]!r}: expected {{\"hash\": 32 hex digits, \"mod\": seconds}}", *readback.position(text, ("notes", guid)))
+        state[guid] = NoteTime(entry["hash"], entry["mod"])
+    return state
+
+
+_HASH = re.compile(r"[0-9a-f]{32}")
+
+
+def _broken(reason: str, line: int, col: int) -> UsageError:
+    return UsageError(f"{STATE_FILE}:{line}:{col}: error: the deck state cannot be read ({reason}); restore it from git, "
+                      "or delete it (every note's time then starts afresh)")
 
 
 def advance(state: dict[str, NoteTime], notes: Iterable[DeckNote], now: int) -> dict[str, NoteTime]:
@@ -70,15 +86,3 @@ def advance(state: dict[str, NoteTime], notes: Iterable[DeckNote], now: int) -> 
 def to_text(state: dict[str, NoteTime]) -> str:
     notes = {guid: {"hash": t.digest, "mod": t.mod} for guid, t in sorted(state.items())}
     return json.dumps({"about": ABOUT, "notes": notes}, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def save(folder: Path, state: dict[str, NoteTime]) -> bool:
-    """Write the state when it differs from the file; True when it was written."""
-    path, text = folder / STATE_FILE, to_text(state)
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return False
-    except OSError:
-        pass
-    write_atomic(path, text.encode("utf-8"))
-    return True
