@@ -103,4 +103,4 @@ def test_file_names_and_texts_that_would_steer_the_terminal_are_shown_inert(run_
     result = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert result.code == 1
     assert not RAW.search(result.out + result.err), RAW.search(result.out + result.err)
-    assert "sources/demo/evil\\x1b]0;owned\\x07\\x1b[2J.yaml:2:1: error:" in result.out and "What \\u202eare things" not in result.out
+    assert "sources/demo/evil\\x1b]0;owned\\x07\\x1b[2J.yaml:1:5: error:" in result.out and "What \\u202eare things" not in result.out
