@@ -14,7 +14,9 @@ ARGS   ?=
 
 .PHONY: build test validate audit serve schema golden bench lint clean lock system-deps browser-deps
 
-build: $(STAMP)
+# The study site ships ts-fsrs from npm (package.json pins it): the build copies it from node_modules/, so
+# `make build` runs `npm ci` first when node_modules/ is missing or stale (the registry is needed that once).
+build: $(STAMP) node_modules/.package-lock.json
 	$(PY) -m pipeline build $(ARGS)
 
 test: $(TEST_STAMP) browser-deps $(WHEEL_STAMP)
@@ -72,16 +74,17 @@ system-deps:
 	  apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core; \
 	fi
 
-# Runtime only. A venv that has the test tools already (TEST_STAMP) counts: make test, then make build, must
+# Runtime only (the editable install needs node_modules/ first: the wheel carries ts-fsrs). A venv that has
+# the test tools already (TEST_STAMP) counts: make test, then make build, must
 # not uninstall anything.
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml | node_modules/.package-lock.json
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements.txt
 	$(PIP) --no-deps -e .
 	touch $@
 
-$(TEST_STAMP): requirements.txt requirements-test.txt pyproject.toml
+$(TEST_STAMP): requirements.txt requirements-test.txt pyproject.toml | node_modules/.package-lock.json
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements-test.txt
@@ -99,6 +102,7 @@ browser-deps: node_modules/.package-lock.json
 	@command -v chromium >/dev/null || { echo "installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
+# The npm packages: ts-fsrs for the site (build), axe-core and gift-pegjs for the tests.
 # npm ci rewrites node_modules/.package-lock.json: the stamp. Test for npm, not node: Debian's npm is a
 # package of its own, and must not be added beside a nodejs that bundles it.
 node_modules/.package-lock.json: package.json package-lock.json

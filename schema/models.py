@@ -61,6 +61,14 @@ class Section(Strict):
     weight: int = Field(ge=0, le=100, description="Percent of the exam this section accounts for, 0-100.")
 
 
+class MockExam(Strict):
+    """How the study site's timed mock exam is drawn, timed and passed (`mock_exam:` in exam.yaml; every key optional)."""
+
+    questions: int = Field(default=50, ge=1, le=500, description="Questions per attempt (default 50), drawn by the sections' weights from the automatically graded questions; fewer when the bank holds fewer.")
+    minutes: int = Field(default=60, ge=1, le=600, description="Time allowed (default 60 minutes); the attempt ends and is scored when it runs out.")
+    pass_mark: int = Field(default=70, ge=0, le=100, alias="pass", description="Percent of the questions to get right to pass (default 70).")
+
+
 class Exam(Strict):
     """`exam.yaml`: the exam as a whole."""
 
@@ -77,6 +85,7 @@ class Exam(Strict):
         default_factory=dict,
         description="Severity per check code (the code printed in [brackets] after each message), e.g. {duplicate-stem: error, uncited-key-point: off}; --strict still raises warnings.",
     )
+    mock_exam: MockExam = Field(default_factory=MockExam, description="The study site's mock exam: {questions: 50, minutes: 60, pass: 70} (the defaults).")
 
 
 class Citation(Strict):

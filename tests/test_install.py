@@ -59,7 +59,9 @@ def test_a_fresh_install_runs_the_authors_sequence_from_a_content_folder(install
     try:
         url = serving.wait_for(re.compile(r"serve: demo-ml at (http://127\.0\.0\.1:\d+/)"))[1]
         with urllib.request.urlopen(url, timeout=60) as answer:
-            assert answer.status == 200 and b"/__serve/livereload.js" in answer.read()
+            page = answer.read()
+        assert answer.status == 200 and b"/__serve/livereload.js" in page and b"Not built yet" not in page  # the site, built
+        assert (content / "build" / "demo-ml" / "site" / "assets" / "ts-fsrs.js").is_file()  # the wheel carries the npm package
         with urllib.request.urlopen(url + "__serve/study-guide.pdf", timeout=600) as answer:
             assert answer.headers["Content-Type"] == "application/pdf" and answer.read().startswith(b"%PDF")
     finally:

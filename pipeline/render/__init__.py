@@ -54,9 +54,10 @@ class Option:
 @dataclass(frozen=True)
 class Output:
     """A registry entry: the renderer's module (imported only when it runs), the folders of templates/
-    it reads, the view fields it never shows and the build options it reads (these three decide when it must
-    run again), where it says it puts each item ("module:function", for the audit's blast radius), what it
-    writes in a few words, and other names `--only` accepts for it."""
+    it reads, the view fields it never shows, the build options it reads and the npm packages it ships
+    (pipeline/render/vendor.py) (these four decide when it must run again), where it says it puts each item
+    ("module:function", for the audit's blast radius), what it writes in a few words, and other names
+    `--only` accepts for it."""
 
     module: str | Renderer
     templates: tuple[str, ...] = ()
@@ -64,6 +65,7 @@ class Output:
     options: tuple[str, ...] | None = ()  # RenderContext fields set from the command line that it reads (OPTIONS); None: all
     places: str | None = None
     state: tuple[str, ...] = ()  # files it keeps in the exam's source folder across builds (see RenderContext.kept)
+    npm: tuple[str, ...] = ()  # npm packages whose files it copies into its output (pipeline/render/vendor.py)
     writes: str = ""
     aliases: tuple[str, ...] = ()
 
@@ -79,7 +81,8 @@ RENDERERS: dict[str, Output | str | Renderer] = {
     "deck": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, places="pipeline.render.anki.deck_notes:places",
                    state=("deck.state.json",), writes="deck.apkg, deck-changes.json", aliases=("anki",)),
     "bank": Output("pipeline.render.bank", writes="bank.json"),
-    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places", writes="site/"),
+    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places", npm=("ts-fsrs",),
+                   writes="site/"),
     "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE, writes="moodle.xml"),
     "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE, writes="questions.gift"),
     "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE, writes="qti21.zip", aliases=("qti",)),
