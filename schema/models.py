@@ -40,6 +40,7 @@ from schema.fields import (  # noqa: F401  (re-exported: the content vocabulary)
     Slug,
     Strict,
     Text,
+    Verbatim,
     _absolute_http_url,
 )
 
@@ -168,9 +169,9 @@ class Example(Strict):
 
     id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-autocast-dtypes); keys the examples lock, the deck note and the anchors.")
     title: Text = Field(description="What the example shows.")
-    language: Slug = Field(default="python", description="Language of the code, for highlighting; only python examples are run.")
-    code: LongText = Field(description="The code, as run.")
-    output: LongText = Field(description="What it printed, verbatim; `...` matches any text (e.g. an address or a timing).")
+    language: Slug = Field(default="python", description="Language of the code: a Pygments lexer name (python, bash, console, sql, yaml, text...); shown with the code, checked against Pygments' list; only python examples are run.")
+    code: Verbatim = Field(description="The code, as run; leading spaces are kept (a block whose first line is indented more than the rest needs an indentation indicator: `|4` when its lines stand 4 spaces past the key).")
+    output: Verbatim = Field(description="What it printed, verbatim; `...` matches any text (e.g. an address or a timing); leading spaces are kept (a table whose header starts with a space needs an indentation indicator, e.g. `|4`).")
     note: Markdown | None = Field(default=None, description="What to take from the output, in Markdown.")
     requirements: list[Requirement] = Field(default_factory=list, description="Packages this example needs besides the exam's `examples.requirements`.")
     device: Literal["cpu", "cuda"] = Field(default="cpu", description="cuda: run only where a GPU is present (elsewhere it is reported needs-device).")

@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.render",),  # one module per output, and their registry
     ("pipeline.findings",),  # what an audit found, where it lands in the outputs
     ("pipeline.config", "pipeline.build"),
-    ("pipeline.cli", "pipeline.__main__"),
+    ("pipeline.cli", "pipeline.serve", "pipeline.__main__"),  # serve: the author's preview, a command with a server
 )
 # What a renderer must not reach for: the view has already settled all of it.
 FORBIDDEN_IN_RENDERERS = ("pipeline.citations", "pipeline.today", "pipeline.load", "pipeline.derive", "pipeline.check", "yaml", "ruamel")

@@ -45,6 +45,8 @@ CODES: dict[str, str] = {
     "exam-empty": "an exam without objective files (error)",
     "see-unknown": "a cross-reference (see:) to an objective its exam does not have (error)",
     "see-exam-absent": "a cross-reference (see:) to an exam not in the sources, so not checked (warning)",
+    "placeholder": "a TODO, an example.com/.org/.net address or a section weight of 0 left in the sources (warning)",
+    "example-language": "an example's `language` that the highlighter (Pygments) does not know (warning)",
     "link": "a Markdown link to anything but an http(s) or mailto: address; outputs drop it (error, always)",
     # the item-writing lint (pipeline/check/item_lint.py; Haladyna, Downing & Rodriguez 2002)
     "item-long-answer": "a correct option much longer than the wrong ones, G24 (warning)",
