@@ -1,6 +1,10 @@
-"""`build`: validate, then render every output; nothing is replaced unless everything succeeded.
+"""`build`: validate, then render the chosen outputs of each exam; nothing is replaced unless everything succeeded.
 
-Before anything is loaded, the bytes the build reads are hashed (pipeline/publish/noop.py): when they
+Which outputs: `--only guide,deck`, else `outputs` in pipeline.toml (per exam, then the top level), else
+all of them. Names and their options (the guide's `--paper`) come from the output registry
+(pipeline/render/__init__.py), so a new output appears here, in `--help` and in pipeline.toml by itself.
+
+Before the checks are loaded, the bytes the build reads are hashed (pipeline/publish/noop.py): when they
 and the settings are those of the last successful build into OUT and its outputs are all still there,
 the build says again what that one said and stops. The checks, the view and the renderers are imported
 only past that point.
@@ -14,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline import render as registry
+from pipeline.cli import say
 from pipeline.cli.common import (
     add_source_options,
     print_sorted,
@@ -25,48 +31,111 @@ from pipeline.cli.common import (
     validate_and_report,
 )
 from pipeline.cli.crash import environment_message
+from pipeline.config import Settings
 from pipeline.diagnostics import Diagnostic, Severity
 from pipeline.errors import PipelineError, UsageError
 from pipeline.position import Position
 from pipeline.publish import noop
+from pipeline.text.messages import did_you_mean
 from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
 if TYPE_CHECKING:
-    from pipeline.build import BuildResult
+    from pipeline.build import BuildResult, Plan
     from pipeline.check.validate import Validation
 
-PAPERS = ("a4", "letter")  # CSS page size names, as weasyprint takes them
-PRINT_ONLY = frozenset({"verbose", "debug", "run", "command"})  # settings that change what is printed, not built
+DEFAULT_OUT = Path("build")
+PRINT_ONLY = frozenset({"verbose", "quiet", "debug", "run", "command"})  # settings that change what is printed, not built
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_options(parser, "build")
-    parser.add_argument("--out", type=Path, default=Path("build"), metavar="DIR", help="the output folder (default: build)")
-    parser.add_argument("--force", action="store_true", help="rebuild every output, even those whose inputs did not change")
-    parser.add_argument("--paper", choices=PAPERS, default="a4", type=str.lower, help="page size of the study guide (default: a4)")
+    add_output_options(parser)
+    parser.add_argument("--force", action="store_true", help="rebuild every chosen output, even those whose inputs did not change")
 
 
-def _outputs(names: list[str], written: list[Path], unchanged: list[Path], out: Path, failed: dict | None = None) -> dict[str, str]:
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """--out, --only and every option an output declares (also used by `serve`)."""
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="the output folder (default: `out` in pipeline.toml, else build)")
+    parser.add_argument("--only", type=only_names, default=None, metavar="NAME[,NAME...]",
+                        help=f"build only these outputs (default: `outputs` in pipeline.toml, else all): {registry.listing()}")
+    for name, (owner, option) in registry.options().items():
+        parser.add_argument(f"--{name}", choices=option.choices, default=None, type=str.lower,
+                            help=f"{option.help} ({owner}; default: `{name}` in pipeline.toml, else {option.default})")
+
+
+def only_names(text: str) -> tuple[str, ...]:
+    """`guide,deck` -> ("guide", "deck"), aliases resolved; an unknown name is a usage error with the closest."""
+    names: list[str] = []
+    words = [*registry.output_names(), *(a for e in registry.RENDERERS.values() for a in registry.output(e).aliases)]
+    for word in filter(None, (w.strip() for w in text.split(","))):
+        name = registry.resolve_output(word)
+        if name is None:
+            raise argparse.ArgumentTypeError(f"no output is called '{word}'{did_you_mean(word.lower(), words)} (outputs: {registry.listing()})")
+        if name not in names:
+            names.append(name)
+    if not names:
+        raise argparse.ArgumentTypeError(f"name at least one output: {', '.join(registry.output_names())}")
+    return tuple(names)
+
+
+def out_folder(args: argparse.Namespace) -> Path:
+    settings: Settings = args.settings
+    return args.out or settings.out or DEFAULT_OUT
+
+
+def plans(args: argparse.Namespace):
+    """Per exam id, the outputs and options: the command line over the exam's settings over the top level's."""
+    settings: Settings = args.settings
+
+    from pipeline.build import Plan
+
+    def plan(exam_id: str) -> Plan:
+        own = settings.for_exam(exam_id)
+        options = {name: getattr(args, name, None) or own.options.get(name) or option.default
+                   for name, (_, option) in registry.options().items()}
+        return Plan(args.only or own.outputs, options)
+
+    return plan
+
+
+def report_outputs(built: BuildResult) -> None:
+    """What was written (a line per file), and per exam one line for the outputs left as they were."""
+    for sentence in built.recovered:
+        say.info(for_terminal(f"build: warning: {sentence}"))  # names and messages may come from files: inert on a terminal
+    for warning in built.warnings:
+        say.info(for_terminal(f"warning: {warning}"))
+    for path in built.written:
+        say.info(for_terminal(f"wrote {os.path.relpath(path)}"))
+    for path in built.unchanged:
+        say.detail(for_terminal(f"unchanged {os.path.relpath(path)}"))
+    for exam_id, outcomes in built.outcomes.items():
+        same = [name for name, outcome in outcomes.items() if outcome == "unchanged"]
+        if same:
+            say.info(for_terminal(f"{exam_id}: unchanged: {', '.join(same)} (inputs did not change; --force rebuilds, -v lists the files)"))
+
+
+def _outputs(outcomes: dict[str, dict[str, str]], failed: dict | None = None) -> dict[str, str]:
     """Per exam built: how many outputs were written and how many left unchanged."""
     cells = {}
-    for name in names:
-        if failed and name in failed:
-            cells[name] = "not built (failed)"
+    for exam_id, per_output in outcomes.items():
+        if failed and exam_id in failed:
+            cells[exam_id] = "not built (failed)"
             continue
-        folder = out / name
-        cells[name] = f"{sum(folder in p.parents for p in written)} written, {sum(folder in p.parents for p in unchanged)} unchanged"
+        values = list(per_output.values())
+        cells[exam_id] = f"{values.count('written')} written, {values.count('unchanged')} unchanged"
     return cells
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:
-    """Every setting that decides what a build does (any option a verb adds counts, unless it only
-    changes what is printed), "today" resolved and SOURCE_DATE_EPOCH: part of the no-op fingerprint."""
+    """Every setting that decides what a build does (any option a verb adds counts, pipeline.toml's settings
+    included, unless it only changes what is printed), "today" resolved and SOURCE_DATE_EPOCH: part of the
+    no-op fingerprint."""
     values = {k: str(v.absolute()) if isinstance(v, Path) else v for k, v in vars(args).items() if k not in PRINT_ONLY}
     loaded = sys.modules.get("pipeline.build")  # in a process that swapped the renderers (tests), which ones
     renderers = [f"{name}={entry!r}" for name, entry in loaded.RENDERERS.items()] if loaded else None
-    return {**values, "today": resolve_today(args.today).isoformat(), "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", ""),
-            "renderers": renderers}
+    return {**values, "out": str(out_folder(args).absolute()), "today": resolve_today(args.today).isoformat(),
+            "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", ""), "renderers": renderers}
 
 
 def _why(exc: Exception) -> str:
@@ -81,45 +150,30 @@ def _gravity(exc: Exception) -> int:
     return 1 if isinstance(exc, PipelineError) and not isinstance(exc, UsageError) else 2 if isinstance(exc, PipelineError | OSError) else 3
 
 
-def _print_unchanged(paths: list[Path]) -> None:
-    for path in paths:
-        print(for_terminal(f"unchanged {os.path.relpath(path)} (inputs did not change; --force rebuilds)"), file=sys.stderr)
-
-
-def _print_build(built: BuildResult) -> None:
-    for sentence in built.recovered:
-        print(for_terminal(f"build: warning: {sentence}"), file=sys.stderr)
-    for warning in built.warnings:
-        print(for_terminal(f"warning: {warning}"), file=sys.stderr)
-    for path in built.written:
-        print(for_terminal(f"wrote {os.path.relpath(path)}"), file=sys.stderr)
-    _print_unchanged(built.unchanged)
-    for exam_id, exc in built.failed.items():
-        print(for_terminal(f"build: not built: {exam_id}: {_why(exc)}; its earlier outputs were left as they were"), file=sys.stderr)
-
-
 def run(args: argparse.Namespace) -> int:
     """Each exam without errors is built, whatever the others hold; the exit is 1 when any exam has errors."""
-    chosen = settings(args)
+    out, chosen = out_folder(args), settings(args)
     fingerprint = None if args.force else noop.fingerprint(args.sources, chosen)
-    if fingerprint and (record := noop.recall(args.out, fingerprint)) is not None:
-        return _replay(record, args)
+    if fingerprint and (record := noop.recall(out, fingerprint)) is not None:
+        return _replay(record, out)
     from pipeline.build import build  # past the no-op check: the checks, the view and the renderers
 
     result = validate_and_report(args, table=False)
-    built = build(result.buildable, args.out, options={"paper": args.paper}, force=args.force)
-    _print_build(built)
-    print_table(result, _outputs([c.exam.id for c in result.buildable], built.written, built.unchanged, args.out, built.failed))
+    built = build(result.buildable, out, force=args.force, plans=plans(args))
+    report_outputs(built)
+    for exam_id, exc in built.failed.items():
+        say.summary(for_terminal(f"build: not built: {exam_id}: {_why(exc)}; its earlier outputs were left as they were"))
+    print_table(result, _outputs({c.exam.id: built.outcomes.get(c.exam.id, {}) for c in result.buildable}, built.failed))
     if built.failed:  # the worst one decides the exit (a bug: 3, the environment: 2), as if it alone had happened
         raise max(built.failed.values(), key=_gravity)
     if not result.ok:
         failed = ", ".join(c.name for c in result.checks if not c.ok)
-        print(for_terminal(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were"), file=sys.stderr)
+        say.summary(for_terminal(f"build: not built: {failed}: fix the errors above; their earlier outputs were left as they were"))
         print_summary(result)
         return 1
     # kept only when nothing changed while building: the record must describe what was read
     if fingerprint and result.checks and noop.fingerprint(args.sources, chosen) == fingerprint:
-        noop.remember(args.out, fingerprint, _record(result, built, args.out))
+        noop.remember(out, fingerprint, _record(result, built, out))
     return 0
 
 
@@ -136,22 +190,24 @@ def _record(result: Validation, built: BuildResult, out: Path) -> dict[str, Any]
         generation, files = published(out, check.name)
         warnings = [w.removeprefix(f"{check.name}: ") for w in built.warnings if w.startswith(f"{check.name}: ")]
         exams.append({"id": check.name, "generation": generation, "files": files, "warnings": warnings,
-                      "state": noop.state_digest(out, generation)})
+                      "outputs": list(built.outcomes.get(check.name, {})), "state": noop.state_digest(out, generation)})
     shown = {mode: [_diagnostic_data(d) for c in result.checks for d in shown_diagnostics(c, verbose)]
              for mode, verbose in (("grouped", False), ("verbose", True))}
     return {"exams": exams, "diagnostics": shown, "table": table_rows(result), "summary": summary(result)}
 
 
-def _replay(record: dict[str, Any], args: argparse.Namespace) -> int:
+def _replay(record: dict[str, Any], out: Path) -> int:
     """Print what the recorded build printed, every output now unchanged."""
-    rows = record["diagnostics"]["verbose" if args.verbose else "grouped"]
+    rows = record["diagnostics"]["verbose" if say.verbose() else "grouped"]
     print_sorted([Diagnostic(Path(p), Position(line, col), Severity(sev), message, code) for p, line, col, sev, message, code in rows])
-    print_summary(tuple(record["summary"]))
-    unchanged = [args.out / e["id"] / f for e in record["exams"] for f in e["files"]]
+    print_summary(list(record["summary"]))
     for exam in record["exams"]:
         for warning in exam["warnings"]:
-            print(for_terminal(f"warning: {exam['id']}: {warning}"), file=sys.stderr)
-    _print_unchanged(unchanged)
-    names = [e["id"] for e in record["exams"]]
-    print_table([tuple(row) for row in record["table"]], _outputs(names, [], unchanged, args.out))
+            say.info(for_terminal(f"warning: {exam['id']}: {warning}"))
+        for name in exam["files"]:
+            say.detail(for_terminal(f"unchanged {os.path.relpath(out / exam['id'] / name)}"))
+        if exam["outputs"]:
+            say.info(for_terminal(f"{exam['id']}: unchanged: {', '.join(exam['outputs'])} (inputs did not change; --force rebuilds, -v lists the files)"))
+    outcomes = {e["id"]: dict.fromkeys(e["outputs"], "unchanged") for e in record["exams"]}
+    print_table([tuple(row) for row in record["table"]], _outputs(outcomes))
     return 0

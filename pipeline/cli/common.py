@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline import config
+from pipeline.cli import say
 from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.position import Position
+from pipeline.prog import prog
 from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
-if TYPE_CHECKING:  # imported when validating: a no-op build (pipeline/publish/noop.py) never loads the checks
+if TYPE_CHECKING:  # imported where used: a no-op build must not pay for loading the checks (pipeline/publish/noop.py)
     from pipeline.check.validate import ExamCheck, Validation
 
 UNCHECKED = "citation-unchecked"
@@ -27,9 +29,8 @@ def add_exam_option(parser: argparse.ArgumentParser, verb: str) -> None:
 def add_source_options(parser: argparse.ArgumentParser, verb: str = "check") -> None:
     parser.add_argument("--sources", type=Path, default=Path("sources"), metavar="DIR", help="the sources folder (default: sources)")
     add_exam_option(parser, verb)
-    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--strict", action="store_true", default=None, help="treat warnings as errors (default: `strict` in pipeline.toml, else off)")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date to check review dates against (default: SOURCE_DATE_EPOCH, else the clock)")
-    parser.add_argument("--verbose", action="store_true", help="list every quote not yet checked, instead of one line per exam")
 
 
 def _grouped(check: ExamCheck) -> list[Diagnostic]:
@@ -40,14 +41,14 @@ def _grouped(check: ExamCheck) -> list[Diagnostic]:
         return check.report.items
     lock = check.folder / "citations.lock.json"
     where = lock if lock.is_file() else (check.content.exam_file.path if check.content else unchecked[0].path)
-    message = (f"{len(unchecked)} quotes not checked against their pages yet; run `python -m pipeline audit --exam {check.name}` "
-               "where the pages can be reached (--verbose lists each)")
+    message = (f"{len(unchecked)} quotes not checked against their pages yet; run `{prog()} audit --exam {check.name}` "
+               "where the pages can be reached (-v lists each)")
     rest = [d for d in check.report.items if d not in unchecked]
     return [*rest, Diagnostic(where, Position(1, 1), Severity.WARNING, message, UNCHECKED)]
 
 
 def shown_diagnostics(check: ExamCheck, verbose: bool) -> list[Diagnostic]:
-    """The exam's diagnostics as printed: each one with --verbose, else the unchecked quotes as one line."""
+    """The exam's diagnostics as printed: each one with -v, else the unchecked quotes as one line."""
     return check.report.items if verbose else _grouped(check)
 
 
@@ -57,7 +58,7 @@ def print_diagnostics(result: Validation, verbose: bool) -> None:
 
 def print_sorted(diagnostics: list[Diagnostic]) -> None:
     for diagnostic in Report(list(diagnostics)).sorted():
-        print(diagnostic.format())
+        say.problem(diagnostic.format())
 
 
 def table_rows(result: Validation) -> list[tuple[str, int, int]]:
@@ -73,15 +74,19 @@ def print_table(result: Validation | list[tuple[str, int, int]], outputs: dict[s
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = [cell.ljust(w) if i in (0, 3) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
-        print(for_terminal("  ".join(cells).rstrip()), file=sys.stderr)
+        say.info(for_terminal("  ".join(cells).rstrip()))
 
 
 def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:
     """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on stderr."""
     from pipeline.check.validate import validate
+    from pipeline.stats.lockcheck import check_item_stats
 
-    result = validate(args.sources, resolve_today(args.today), strict=args.strict, exams=getattr(args, "exam", None))
-    print_diagnostics(result, getattr(args, "verbose", False))
+    result = validate(args.sources, resolve_today(args.today), strict=strictness(args), exams=getattr(args, "exam", None),
+                      judges=(check_item_stats,))
+    if getattr(args, "settings", None) is not None:
+        args.settings.check_exams(result.names)
+    print_diagnostics(result, say.verbose())
     if table:
         print_table(result)
     print_summary(result)
@@ -93,20 +98,31 @@ def refused(checked: Validation, verb: str, why: str = "") -> bool:
     if checked.ok:
         return False
     for diagnostic in checked.report.sorted():
-        print(diagnostic.format())
-    print(f"{verb}: not run: fix the errors above first{why}", file=sys.stderr)
+        say.problem(diagnostic.format())
+    say.summary(f"{verb}: not run: fix the errors above first{why}")
     return True
 
 
-def summary(result: Validation) -> tuple[int, int, int, int]:
-    """Exams, objectives, errors and warnings: what the summary line counts."""
-    objectives = sum(len(e.objective_files) for e in result.exams)
-    return len(result.exams), objectives, len(result.report.errors), len(result.report.warnings)
+def summary(result: Validation) -> list[str]:
+    """The closing lines of validation: what could not be checked, then the counts."""
+    objectives = result.objective_count
+    errors, warnings = len(result.report.errors), len(result.report.warnings)
+    lines = [f"validate: {check.name}: {sentence}" for check in result.checks for sentence in check.not_checked]
+    unchecked = f"; {result.unchecked} item(s) not checked further until their schema errors are fixed" if result.unchecked else ""
+    return [*lines, f"validate: {result.exam_count} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s){unchecked}"]
 
 
-def print_summary(result: Validation | tuple[int, int, int, int]) -> None:
-    exams, objectives, errors, warnings = result if isinstance(result, tuple) else summary(result)
-    print(f"validate: {exams} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s)", file=sys.stderr)
+def print_summary(result: Validation | list[str]) -> None:
+    for line in result if isinstance(result, list) else summary(result):
+        say.summary(line)
+
+
+def strictness(args: argparse.Namespace) -> Callable[[str], bool]:
+    """Per exam: --strict, else the exam's `strict` in pipeline.toml, else the top level's, else off."""
+    settings = getattr(args, "settings", None) or config.Settings()
+    if args.strict:
+        return lambda exam_id: True
+    return lambda exam_id: bool(settings.for_exam(exam_id).strict)
 
 
 def relative(paths: Sequence[Path]) -> list[str]:
