@@ -23,10 +23,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from schema.citation_status import Status
 from schema.models import QuestionType
 
-SCHEMA_VERSION = "1.2"  # bump the major part when a consumer would break; the minor when fields are added
+SCHEMA_VERSION = "1.3"  # bump the major part when a consumer would break; the minor when fields are added
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
-DropReason = Literal["near_duplicate", "id_taken", "stem_contains_answer", "options_differ_in_case", "definition_too_short", "too_few_distractors"]
+DropReason = Literal[
+    "near_duplicate", "id_taken", "suppressed", "definition_too_short", "too_few_distractors",
+    "stem_contains_answer", "option_contains_answer", "prompt_contains_answer", "placeholder_blank", "grading",
+    "several_gaps", "gap_too_long", "gap_not_a_term_or_number", "gap_paraphrased",
+    # the item-writing lint's own codes (pipeline/check/item_lint.py), as authored questions get them
+    "item-long-answer", "item-all-none-above", "item-negative-stem", "item-overlapping-options", "item-answer-in-stem", "item-points-elsewhere",
+]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
 
 
@@ -167,7 +173,15 @@ class DroppedQuestion(BankModel):
 
     id: str = Field(description="The id the generated question would have had.")
     rule: Rule = Field(description="The rule that generated it.")
-    reason: DropReason = Field(description="near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question already has its id; stem_contains_answer: the stem shows the answer; options_differ_in_case: two options differ only in case; definition_too_short: with the term masked, the definition has too few words to identify anything; too_few_distractors: the term's objective and section hold fewer than three other terms that are not the answer under another name or named in the stem.")
+    reason: DropReason = Field(description=(
+        "Why it was left out. near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question "
+        "already has its id; suppressed: exam.yaml's generated.suppress lists it; definition_too_short: the definition has too few words to identify "
+        "anything; too_few_distractors: fewer than three other terms of the same kind in the objective and section (a matching question: no term "
+        "left over to add as a wrong answer); stem_contains_answer, option_contains_answer, prompt_contains_answer: that text holds a form of the "
+        "answer (compared by word stem: inflections, plurals, acronyms, expansions, possessives); placeholder_blank: a blank where no gap is asked "
+        "for; grading: the item's answer key does not grade (its type's checks, or a fill-in that rejects its own answer); several_gaps, "
+        "gap_too_long (more than four words), gap_not_a_term_or_number, gap_paraphrased (the text shown around a cloze gap gives it away); "
+        "item-*: the item-writing lint's warning of that code."))
     duplicate_of: str | None = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id); null for the other reasons.")
     score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")
 

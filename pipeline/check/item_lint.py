@@ -29,7 +29,7 @@ from pipeline.check.diagnostics import Report
 from pipeline.load.content import ObjectiveFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey
-from pipeline.text import cloze
+from pipeline.text import cloze, word_forms
 from pipeline.text.plaintext import to_plain
 from schema.models import Question
 
@@ -46,7 +46,8 @@ def _warn(report: Report, file: ObjectiveFile, path: PathKey, message: str, code
 
 
 def _words(text: str) -> set[str]:
-    return {w.casefold() for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{3,}", to_plain(text))} - _STOP
+    """Stems of the words of 4+ letters: "batches" and "batching" are one clue (pipeline/text/word_forms.py)."""
+    return {word_forms.stem(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9]{3,}", to_plain(text)) if w.casefold() not in _STOP}
 
 
 def _right_wrong(q: Question) -> tuple[list[int], list[int]]:
@@ -88,7 +89,8 @@ def overlapping(q: Question) -> list[tuple[PathKey, str]]:
 
 
 def answer_in_stem(q: Question) -> list[tuple[PathKey, str]]:
-    """Single choice only: with several correct options a shared word is weak evidence of a clue."""
+    """Single choice only: with several correct options a shared word is weak evidence of a clue. Words
+    are compared by stem, so an inflected or derived form of a word counts as the word."""
     if q.type != "single":
         return []
     right, wrong = _right_wrong(q)
@@ -97,7 +99,8 @@ def answer_in_stem(q: Question) -> list[tuple[PathKey, str]]:
     for i in right:
         clue = sorted((_words(q.options[i]) & stem) - in_wrong)
         if clue:
-            return [(("options", i), f"the correct option repeats {clue[0]!r} from the stem and no wrong option does ({GUIDE}, G28b: clang association)")]
+            word = next(w for w in re.findall(r"[A-Za-z][A-Za-z0-9]{3,}", to_plain(q.options[i])) if word_forms.stem(w) == clue[0])
+            return [(("options", i), f"the correct option repeats {word!r} (or a form of it) from the stem and no wrong option does ({GUIDE}, G28b: clang association)")]
     return []
 
 
@@ -106,15 +109,21 @@ CODES = {long_answer: "item-long-answer", all_none_above: "item-all-none-above",
          overlapping: "item-overlapping-options", answer_in_stem: "item-answer-in-stem"}
 
 
+def question_findings(q: Question) -> list[tuple[PathKey, str, str]]:
+    """Every item-writing warning of one question, as (path below the question, message, code): the one
+    list authored questions (as warnings) and generated ones (as reasons to drop them) are held to."""
+    found = []
+    if q.type in ("single", "multiple") and q.options:
+        found += [(path, message, CODES[rule]) for rule in CHOICE_RULES for path, message in rule(q)]
+    return found + points_elsewhere(q)
+
+
 def lint_objective(file: ObjectiveFile, report: Report) -> None:
     """Every item-writing warning of one valid objective file."""
     questions = list(file.indexed("questions"))
     for i, q in questions:
-        if q.type in ("single", "multiple") and q.options:
-            for rule in CHOICE_RULES:
-                for path, message in rule(q):
-                    _warn(report, file, ("questions", i, *path), message, CODES[rule])
-        _points_elsewhere(file, ("questions", i), q, report)
+        for path, message, code in question_findings(q):
+            _warn(report, file, ("questions", i, *path), message, code)
     tf = [(i, q) for i, q in questions if q.type == "true_false"]
     if len(tf) >= 2 and all(q.answer is True for _, q in tf):
         _warn(report, file, ("questions", tf[-1][0], "answer"), f"all {len(tf)} true/false questions of this objective are true: a candidate who answers 'true' throughout scores full marks; make some false ({GUIDE}, G20)", "item-tf-all-true")
@@ -125,8 +134,10 @@ def lint_objective(file: ObjectiveFile, report: Report) -> None:
                 _warn(report, file, ("key_points", i, "text"), f"cloze c{mark.number} hides {words} words; a gap of at most {MAX_GAP_WORDS} words is one a learner can recall: hide the key phrase only", "cloze-gap-long")
 
 
-def _points_elsewhere(file: ObjectiveFile, path: PathKey, q: Question, report: Report) -> None:
+def points_elsewhere(q: Question) -> list[tuple[PathKey, str, str]]:
+    found = []
     for name in ("stem", "explanation"):
-        found = _ELSEWHERE.search(getattr(q, name))
-        if found:
-            _warn(report, file, (*path, name), f"{found[0]!r} points at content a card or a shuffled practice exam does not show next to it; say what is meant in the question itself", "item-points-elsewhere")
+        match = _ELSEWHERE.search(getattr(q, name))
+        if match:
+            found.append(((name,), f"{match[0]!r} points at content a card or a shuffled practice exam does not show next to it; say what is meant in the question itself", "item-points-elsewhere"))
+    return found

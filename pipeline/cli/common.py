@@ -11,6 +11,7 @@ from pathlib import Path
 from pipeline.check.diagnostics import Diagnostic, Report, Severity
 from pipeline.check.validate import ExamCheck, Validation, validate
 from pipeline.load.position import Position
+from pipeline.practice.generate import DROP_REASONS, generate
 from pipeline.today import resolve_today
 
 UNCHECKED = "citation-unchecked"
@@ -25,7 +26,7 @@ def add_source_options(parser: argparse.ArgumentParser, verb: str = "check") -> 
     add_exam_option(parser, verb)
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date to check review dates against (default: SOURCE_DATE_EPOCH, else the clock)")
-    parser.add_argument("--verbose", action="store_true", help="list every quote not yet checked, instead of one line per exam")
+    parser.add_argument("--verbose", action="store_true", help="list every quote not yet checked, instead of one line per exam, and every generated and dropped question")
 
 
 def _grouped(check: ExamCheck) -> list[Diagnostic]:
@@ -50,6 +51,19 @@ def print_diagnostics(result: Validation, verbose: bool) -> None:
         print(diagnostic.format())
 
 
+def print_generated(result: Validation) -> None:
+    """What the generator made of each exam (drills) and what it dropped, with the reason: so an author
+    can see every generated item and suppress one (`generated: {suppress: [id]}` in exam.yaml)."""
+    for content in result.exams:
+        generation = generate(content)
+        for sourced in generation.questions:
+            print(f"{content.exam.id}: generated {sourced.question.id} ({sourced.rule}, {sourced.question.type}, drill)")
+        for dropped in generation.dropped:
+            extra = f" of {dropped.duplicate_of}" if dropped.duplicate_of and dropped.reason == "near_duplicate" else ""
+            why = generation.details.get(dropped.id) or f"{dropped.reason}{extra}: {DROP_REASONS.get(dropped.reason, '')}".rstrip(": ")
+            print(f"{content.exam.id}: dropped {dropped.id} ({dropped.rule}): {why}")
+
+
 def print_table(result: Validation, outputs: dict[str, str] | None = None) -> None:
     """The closing table on stderr: per exam its errors, warnings and (for `build`) what became of its outputs."""
     rows = [("exam", "errors", "warnings", *(("outputs",) if outputs is not None else ()))]
@@ -66,6 +80,8 @@ def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Vali
     """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on stderr."""
     result = validate(args.sources, resolve_today(args.today), strict=args.strict, exams=getattr(args, "exam", None))
     print_diagnostics(result, getattr(args, "verbose", False))
+    if getattr(args, "verbose", False):
+        print_generated(result)
     if table:
         print_table(result)
     print_summary(result)

@@ -52,6 +52,14 @@ def strip(text: str) -> str:
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z0-9(\"“`*])")
 _LEANS_BACK = re.compile(r"(?:It|Its|They|Their|Them|This|These|That|Those|Such|So|And|But|Both|Each)\b")
+_REFERS = re.compile(r"\b(?:it|its|they|them|their)\b")
+
+
+def leans_back(sentence: str) -> bool:
+    """Whether a sentence needs the one before it to be understood (it opens on, or holds, a pronoun)."""
+    return bool(_LEANS_BACK.match(sentence) or _REFERS.search(sentence))
+
+
 _SLOT = "\ue010{}\ue011"  # private-use: no source types it; stands for a mark while sentences are split
 _SLOT_RE = re.compile("\ue010(\\d+)\ue011")
 
@@ -74,7 +82,11 @@ def _sentences(text: str, keep) -> str:
     slotted = CLOZE.sub(lambda _m: _SLOT.format(next(counter)), text)
     parts = _SENTENCE_END.split(" ".join(slotted.split()))
     chosen = {n for n, p in enumerate(parts) if keep({found[int(i)].number for i in _SLOT_RE.findall(p)})}
-    # "They run fastest when..." says nothing alone: a sentence opening on a pronoun brings the one before
-    chosen |= {n - 1 for n in chosen if n and _LEANS_BACK.match(parts[n])}
+    # "They run fastest when..." and "NeMo applies it as ..." say nothing alone: a sentence that opens on
+    # a pronoun, or refers back with it/its/they/them/their anywhere, brings the one before (and so on)
+    for n in sorted(chosen, reverse=True):
+        while n and leans_back(parts[n]):
+            n -= 1
+            chosen.add(n)
     kept = [p for n, p in enumerate(parts) if n in chosen]
     return _SLOT_RE.sub(lambda m: text[found[int(m[1])].start : found[int(m[1])].end], " ".join(kept))
