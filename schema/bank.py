@@ -150,7 +150,7 @@ class ObjectiveCoverage(BankModel):
     by_type: dict[str, int] = Field(description="Questions (authored and generated) per type, e.g. {\"single\": 4}; types without a question left out.")
     by_difficulty: dict[str, int] = Field(description="Questions per difficulty (easy, medium, hard); difficulties without a question left out.")
     authored_by_type: dict[str, int] = Field(description="Authored questions per type (the rest of by_type is generated).")
-    answer_positions: dict[str, int] = Field(description="Where the correct answers of its single-choice questions with 3 or more options sit in display order: {\"A\": 2, \"B\": 1, ...}, every letter up to the longest question's; flat is good.")
+    answer_positions: dict[str, int] = Field(description="Where the correct answers of its single-choice questions with 3 or more options (those whose options are numbers in numerical order left out) sit in display order: {\"A\": 2, \"B\": 1, ...}, every letter up to the longest question's; flat is good.")
 
 
 class SectionCoverage(BankModel):

@@ -54,7 +54,8 @@ def _terms(content) -> dict[str, str]:
 
 
 def test_no_position_holds_more_than_40_percent_of_single_choice_answers(sample_view):
-    singles = [q for q in sample_view.questions if q.type == "single" and len(q.options) >= 3]
+    # measured over the shuffled ones: numbers stand in numerical order, where the answer's place says nothing
+    singles = [q for q in sample_view.questions if q.type == "single" and len(q.options) >= 3 and q.option_order != "numeric"]
     places = Counter(o.letter for q in singles for o in q.correct_options)
     assert len(singles) >= 15 and max(places.values()) <= 0.4 * len(singles), places
 
@@ -67,7 +68,7 @@ def test_no_multiple_choice_item_shows_all_its_correct_options_first(sample_view
 
 def test_coverage_shows_where_answers_sit(sample_view):
     rows = [o for s in sample_view.coverage.sections for o in s.objectives]
-    singles = [q for q in sample_view.questions if q.type == "single" and len(q.options) >= 3]
+    singles = [q for q in sample_view.questions if q.type == "single" and len(q.options) >= 3 and q.option_order != "numeric"]
     assert sum(sum(o.answer_positions.values()) for o in rows) == len(singles)
     assert sum(sum(o.by_type.values()) for o in rows) == len(sample_view.questions)
     assert all(sum(o.by_difficulty.values()) == o.authored + o.generated for o in rows)
@@ -82,6 +83,16 @@ def test_changing_one_question_reorders_no_other(make_sources):
     after = {q.id: [o.id for o in q.options] for q in _view(_content(sources)).questions}
     assert {qid for qid in before if before[qid] != after[qid]} == {"1.6-overlap"}
     assert len(before) > 10
+
+
+def test_numeric_options_ascend_in_every_question_and_leave_the_balance(sample_view):
+    numeric = [q for q in sample_view.questions if q.option_order == "numeric"]
+    assert [q.id for q in numeric] == ["6.1-q1"]  # "2", "4", "8", "16"
+    assert [o.text_md for o in numeric[0].options] == ["2", "4", "8", "16"]
+    from pipeline.view.options import numeric_order
+
+    assert numeric_order(["16", "2", "4", "8"]) == [1, 2, 3, 0] and numeric_order(["5%", "30%", "It adds no compute"]) is None
+    assert numeric_order(["2,048", "512", "1,024"]) == [1, 2, 0] and numeric_order(["8 GB", "16", "4 GB"]) is None  # one unit, or none
 
 
 # --- no leaks -----------------------------------------------------------------------------------

@@ -41,7 +41,8 @@ def _percent(part: int, whole: int) -> float:
 
 def _mix(questions: list[QuestionView]) -> dict[str, dict[str, int]]:
     """Types, difficulties, authored types, and where correct single-choice answers (3+ options) sit."""
-    singles = [q for q in questions if q.type == "single" and len(q.options) >= 3]
+    # numeric options stand in numerical order, where the answer's place says nothing: balance is the others'
+    singles = [q for q in questions if q.type == "single" and len(q.options) >= 3 and q.option_order != "numeric"]
     width = max((len(q.options) for q in singles), default=0)
     positions = Counter(o.letter for q in singles for o in q.correct_options)
     return {

@@ -97,6 +97,7 @@ class QuestionView:
     answers: tuple[ItemView, ...] = ()  # matching: every answer (right ones and extras), in display order
     items: tuple[ItemView, ...] = ()  # ordering: the items in display order
     correct_order: tuple[str, ...] = ()  # ordering: item ids in their correct order
+    option_order: str = "shuffled"  # how options are ordered: shuffled (seeded by id), numeric (ascending), as written
 
     @property
     def label(self) -> str:
@@ -153,6 +154,7 @@ class ObjectiveView:
     questions: tuple[QuestionView, ...]  # authored, in source order
     generated: tuple[QuestionView, ...]  # generated from this objective's terms and key points, by id
     see: SeeView | None = None  # another objective to read with this one
+    check_yourself: tuple[str, ...] = ()  # Markdown prompts a candidate answers alone at the end of the objective
 
     @property
     def heading(self) -> str:

@@ -8,7 +8,7 @@ from pipeline.questions import type_of
 from pipeline.questions.matching import answer_texts
 from pipeline.view.citations import Citations
 from pipeline.view.model import ItemView, OptionView, PairView, QuestionView
-from pipeline.view.options import LETTERS, display_order
+from pipeline.view.options import LETTERS, display_order, numeric_order
 from schema.models import Question
 
 
@@ -30,8 +30,13 @@ class Origin:
 def question_view(q: Question, origin: Origin, citations: Citations) -> QuestionView:
     kind = type_of(q.type)
     choices = kind.choices(q)
-    shown = display_order(q.id, choices, [c.correct for c in choices], shuffle=q.shuffle and q.type != "true_false", multiple=q.type == "multiple")
+    numeric = numeric_order([c.text_md for c in choices]) if q.type in ("single", "multiple") else None
+    if numeric is not None:
+        shown = [choices[i] for i in numeric]
+    else:
+        shown = display_order(q.id, choices, [c.correct for c in choices], shuffle=q.shuffle and q.type != "true_false", multiple=q.type == "multiple")
     return QuestionView(
+        option_order="numeric" if numeric is not None else ("shuffled" if q.shuffle and len(choices) > 1 and q.type != "true_false" else "as written"),
         id=q.id, type=q.type, objective=origin.objective, section=origin.section, number=origin.number, stem_md=q.stem,
         options=tuple(OptionView(c.id, c.text_md, c.correct, LETTERS[i]) for i, c in enumerate(shown)),
         answer_md=kind.answer_md(q), accepted_answers=origin.accepted or kind.accepted(q), explanation_md=q.explanation,

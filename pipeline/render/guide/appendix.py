@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.practice.term_forms import slug
-from pipeline.text.plaintext import shorten, to_plain
+from pipeline.text.plaintext import to_plain
 from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
 
 GENERATED_PER_OBJECTIVE = 2  # chosen generated items per objective: enough to vary, few enough not to swamp
@@ -54,12 +54,12 @@ class ExamItem:
     number: int
     question: QuestionView
     objective: ObjectiveView
+    review_anchor: str = ""  # where to review: the first key point the question cites, else its objective
 
     @property
     def key_line(self) -> str:
-        """One line of explanation for the compact answer key: its first sentence, shortened."""
-        first = re.split(r"(?<=[.!?])\s", to_plain(self.question.explanation_md), maxsplit=1)[0]
-        return shorten(first, 140)
+        """The explanation's first sentence, whole: a cut mid-sentence explains nothing."""
+        return first_sentence(to_plain(self.question.explanation_md))
 
     @property
     def answer_text(self) -> str:
@@ -77,7 +77,20 @@ class ExamItem:
             return ", ".join(letters[i] for i in q.correct_order)
         if q.accepted_answers:
             return " / ".join(q.accepted_answers)
-        return shorten(to_plain(q.answer_md or ""), 90)
+        return to_plain(q.answer_md or "")  # the whole model answer: the key is where a reader checks theirs
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"“`])")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of `text`: up to a full stop followed by a capital ("e.g. float32" goes on)."""
+    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
+
+
+def _review_anchor(question: QuestionView, objective: ObjectiveView, points: set[str]) -> str:
+    """The anchor of the first key point the question cites that the guide prints, else its objective's."""
+    return next((f"kp-{p}" for p in question.key_points if p in points), objective.anchor)
 
 
 def _mix_key(question_id: str) -> bytes:
@@ -99,7 +112,8 @@ def practice_exam(view: ExamView) -> list[ExamItem]:
     elsewhere moves nothing), numbered 1..N."""
     pool = [(q, o) for o in view.objectives for q in (*o.practice, *_chosen_generated(o))]
     pool.sort(key=lambda pair: _mix_key(pair[0].id))
-    return [ExamItem(n, q, o) for n, (q, o) in enumerate(pool, start=1)]
+    points = {p.id for o in view.objectives for p in o.key_points}
+    return [ExamItem(n, q, o, _review_anchor(q, o, points)) for n, (q, o) in enumerate(pool, start=1)]
 
 
 def first_labs(view: ExamView) -> dict[str, str]:
