@@ -66,7 +66,7 @@ def test_quotes_show_status_and_date(built):
     soup = _pages(built)["objective-2-1.html"]
     checks = [s.get_text() for s in soup.select(".callout .check")]
     assert checks == ["found on the page, 2026-11-29"] * 2
-    assert [f.figcaption.get_text() for f in soup.select("figure.callout")] == ["What Acme says", "What Other Co says"]
+    assert [f.summary.get_text() for f in soup.select("details.callout")] == ["What Acme says (1)", "What Other Co says (1)"]
 
 
 def test_questions_and_options_in_the_banks_order(built):
@@ -107,3 +107,9 @@ def test_the_site_renders_every_question_type():
     for kind in site.TYPES:
         assert (site.SITE_TEMPLATES / "questions" / f"{kind}.html.j2").is_file()
         assert (site.SITE_TEMPLATES / "answers" / f"{kind}.html.j2").is_file()
+
+
+def test_check_yourself_prompts_end_the_objective_page(built):
+    soup = _pages(built)["objective-2-1.html"]
+    prompts = [li.get_text(strip=True) for li in soup.select("section.check-yourself li")]
+    assert prompts == ["Say what a sprocket meshes with, and why that matters.", "Name two things a widget is part of."]

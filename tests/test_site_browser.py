@@ -163,6 +163,20 @@ def _answer(form, q: dict, right: bool) -> None:
             form.locator(f"select[data-item='{item['id']}']").select_option(str(order.index(item["id"]) + 1))
 
 
+def test_quotes_fold_behind_what_the_vendor_says_and_open_on_a_click(page, built):
+    page.goto(_url(built, "objective-2-1.html"))
+    folds = page.locator("details.callout")
+    assert folds.count() == 2 and folds.first.locator("summary").inner_text() == "What Acme says (1)"
+    quote = folds.first.locator("blockquote")
+    assert not quote.is_visible()  # folded until asked for
+    folds.first.locator("summary").click()
+    assert quote.is_visible() and quote.inner_text().startswith("“")
+    folds.nth(1).locator("summary").focus()
+    page.keyboard.press("Enter")  # by keyboard too
+    assert folds.nth(1).locator("blockquote").is_visible()
+    assert page.errors == []
+
+
 def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, context, built):
     page.goto(_url(built, "practice.html"))  # file://: scripts come by <script src>, the CSP lets them run
     bank = _bank(built)

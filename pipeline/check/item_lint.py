@@ -14,7 +14,7 @@ raise or silence it (Report.warning(..., code)):
 | item-answer-in-stem | G28b clang associations | single choice: a word of the stem repeated in the correct option and in no wrong one |
 | item-tf-all-true | G20 vary the location of the right answer (the true/false form of it) | an objective's true/false questions (2+) all true |
 | cloze-gap-long | (cloze) a gap a learner can recall | a cloze mark hiding more than six words |
-| item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below" or at "the example" |
+| item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below", at "the example" or "the CPU run" |
 
 Warnings only: a flagged item may be right as it is, and the author decides.
 """
@@ -37,7 +37,8 @@ GUIDE = "Haladyna, Downing & Rodriguez 2002"
 MAX_GAP_WORDS = 6
 _ALL_NONE = re.compile(r"\b(all|none|both|neither) of the (above|options|answers|these|choices)\b", re.IGNORECASE)
 _NEGATIVE = re.compile(r"(?<![\w*])(not|except|least|never|cannot|incorrect|untrue)(?![\w*])", re.IGNORECASE)
-_ELSEWHERE = re.compile(r"\b(see|shown|as|in) (the )?(example|figure|table|code|listing|question)? ?(above|below)\b|\bthe (previous|next|preceding|following) (question|example|figure|section)\b", re.IGNORECASE)
+_ELSEWHERE = re.compile(r"\b(see|shown|as|in) (the )?(example|figure|table|code|listing|question)? ?(above|below)\b|\bthe (previous|next|preceding|following) (question|example|figure|section)\b"
+                        r"|\b(?:in|from) the (?:(?:CPU|GPU|worked|earlier|last) )?(?:run|example|listing|snippet)\b", re.IGNORECASE)
 _STOP = frozenset(["which", "what", "when", "where", "that", "this", "with", "from", "into", "than", "then", "they", "their", "there", "these", "those", "about", "would", "could", "should", "does", "have", "been", "being", "were", "most", "more", "other", "some", "such", "only", "also", "each", "your"])
 
 

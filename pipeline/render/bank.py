@@ -48,7 +48,7 @@ def bank_question(q: QuestionView) -> BankQuestion:
     answer = q.answer_md if q.type == "short_answer" else None
     return BankQuestion(
         id=q.id, type=q.type, objective=q.objective, section=q.section, category_path=list(q.category_path),
-        title=shorten(to_plain(q.stem_md)), stem=q.stem_md, stem_html=to_html(q.stem_md),
+        title=("Drill: " if q.generated else "") + shorten(to_plain(q.stem_md)), stem=q.stem_md, stem_html=to_html(q.stem_md),
         options=[BankOption(id=o.id, text=o.text_md, text_html=_option_html(q, o.text_md), correct=o.correct) for o in q.options],
         pairs=[BankPair(id=p.id, prompt=p.prompt_md, prompt_html=to_inline_html(p.prompt_md), answer_id=p.answer_id) for p in q.pairs],
         answers=[BankChoice(id=a.id, text=a.text_md, text_html=to_inline_html(a.text_md)) for a in q.answers],

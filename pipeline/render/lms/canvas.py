@@ -21,8 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 from pipeline.render.lms import exportable, kind
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.qti21 import identifier
-from pipeline.render.lms.text import block_html, feedback_html, inline_html, plain
-from pipeline.text.plaintext import shorten
+from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title, plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
@@ -106,7 +105,7 @@ def item_xml(q: QuestionView) -> str:
     response, scoring = RESPONSES[kind(q)](q)
     metadata = (_field("question_type", CANVAS_TYPE[kind(q)]) + _field("points_possible", "1")
                 + _field("original_answer_ids", _answer_ids(q)) + _field("assessment_question_identifierref", f"bank_{identifier(q)}"))
-    title = f"{q.id}: {shorten(plain(q.stem_md), 80)}"
+    title = item_title(q)
     return (f"<item ident=\"{identifier(q)}\" title={quoteattr(title)}>\n"
             f"<itemmetadata><qtimetadata>{metadata}</qtimetadata></itemmetadata>\n"
             f"<presentation>{_mattext(block_html(q.stem_md))}{response}</presentation>\n"

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from pipeline.render.lms import exportable, kind, share
-from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, plain
-from pipeline.text.plaintext import shorten
+from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title, plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ def _category(q: QuestionView) -> str:
 
 
 def _head(q: QuestionView) -> list[str]:
-    return [_plain("name", f"{q.id}: {shorten(plain(q.stem_md), 80)}"), _html("questiontext", block_html(q.stem_md)),
+    return [_plain("name", item_title(q)), _html("questiontext", block_html(q.stem_md)),
             _html("generalfeedback", feedback_html(q)), "<defaultgrade>1</defaultgrade>",
             "<penalty>0.3333333</penalty>", "<hidden>0</hidden>", f"<idnumber>{escape(q.id)}</idnumber>"]
 

@@ -20,8 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pipeline.render.lms import exportable, kind
 from pipeline.render.lms.package import write_zip
-from pipeline.render.lms.text import block_html, feedback_html, inline_html, plain
-from pipeline.text.plaintext import shorten
+from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
@@ -129,7 +128,7 @@ OUTCOMES = ('<outcomeDeclaration identifier="SCORE" cardinality="single" baseTyp
 
 def item_xml(q: QuestionView) -> str:
     declaration, interaction, scoring = PARTS[kind(q)](q)
-    title = f"{q.id}: {shorten(plain(q.stem_md), 80)}"
+    title = item_title(q)
     return (f'{HEADER}<assessmentItem xmlns="{NS}" {SCHEMA}\n  identifier="{identifier(q)}" title={quoteattr(title)} '
             f'adaptive="false" timeDependent="false">\n  {declaration}\n  {OUTCOMES}\n'
             f'  <itemBody>\n<div class="stem">{block_html(q.stem_md)}</div>\n{interaction}\n  </itemBody>\n'

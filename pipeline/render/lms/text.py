@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
-from pipeline.text.plaintext import to_plain
+from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.model import QuestionView
 
 ALLOWED_SCHEMES = ("http:", "https:", "mailto:")
@@ -80,3 +80,8 @@ def gift_escape(text: str) -> str:
     for ch in GIFT_SPECIAL:
         text = text.replace(ch, "\\" + ch)
     return text.replace("\r\n", "\n").replace("\n", "\\n")
+
+
+def item_title(q: QuestionView) -> str:
+    """A question's name in a platform's question list: its id, "(drill)" when generated, its stem shortened."""
+    return f"{q.id}{' (drill)' if q.generated else ''}: {shorten(plain(q.stem_md), 80)}"
