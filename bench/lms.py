@@ -18,9 +18,9 @@ from bench import Measure, median_seconds
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.render import RenderContext, bank
 from pipeline.render.lms import canvas, gift, moodle, qti21
-from pipeline.view import build_view
 
 TODAY = dt.date(2026, 11, 29)
 EXPORTS = (moodle, gift, qti21, canvas)

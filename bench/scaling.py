@@ -23,9 +23,9 @@ from bench import Measure, median_seconds
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.bank import render
-from pipeline.view import build_view
 
 TODAY = dt.date(2026, 11, 29)  # a fixed date: the sample's reviews are fresh on it, so no warning is made
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 from pipeline import render as registry
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
 from pipeline.publish.generations import Generations, exclusive, link_or_copy
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
-from pipeline.view import build_view
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.load.position import Position
+from pipeline.position import Position
 
 
 class PipelineError(Exception):

@@ -15,9 +15,9 @@ from pathlib import Path
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
 from pipeline.cli import main
+from pipeline.derive import build_view
 from pipeline.render.lms import kind
 from pipeline.render.lms.text import block_html, feedback_html, inline_html, plain
-from pipeline.view import build_view
 from pipeline.view.model import ExamView, QuestionView
 from tests.conftest import FIXTURES, ROOT, TODAY, write_found_lock
 

@@ -84,7 +84,7 @@ def test_question_backs_mark_the_answer_in_place_and_hide_ids(run_cli, make_sour
 def test_matching_cards_hold_four_pairs_at_most_with_labels_that_agree(run_cli, make_sources, tmp_path, browser):
     col, cards = _cards(run_cli, make_sources("valid", "match_and_order", "glossary_leaks"), tmp_path)
     page = browser.new_page()
-    matching = [c for c in cards if "Options" in c.note().keys() and "Answers" in c.note()["Options"]]
+    matching = [c for c in cards if "Options" in c.note() and "Answers" in c.note()["Options"]]
     assert matching
     for card in matching:
         front = _visible(page, card, card.question())
@@ -118,7 +118,7 @@ def test_a_cloze_card_shows_the_sentence_its_pronoun_leans_on(run_cli, make_sour
                     'text: "PEFT trains few parameters. NeMo applies it as a {{c1::model transform}}."'), encoding="utf-8")
     col, cards = _cards(run_cli, sources, tmp_path)
     page = browser.new_page()
-    card = next(c for c in cards if "Text" in c.note().keys())
+    card = next(c for c in cards if "Text" in c.note())
     front = _visible(page, card, card.question())
     assert "PEFT trains few parameters." in front and "NeMo applies it as a" in front  # "it" has its antecedent
     col.close()

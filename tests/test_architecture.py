@@ -9,7 +9,7 @@ from pipeline.paths import ROOT
 
 PIPELINE = ROOT / "pipeline"
 # What a renderer must not reach for: the view has already settled all of it.
-FORBIDDEN_IN_RENDERERS = ("pipeline.citations.lock", "pipeline.today", "pipeline.load", "pipeline.view.build", "pipeline.check", "yaml")
+FORBIDDEN_IN_RENDERERS = ("pipeline.citations.lock", "pipeline.today", "pipeline.load", "pipeline.derive.build", "pipeline.check", "yaml")
 
 
 def module_name(path: Path) -> str:

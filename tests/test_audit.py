@@ -157,8 +157,8 @@ def test_second_audit_of_unchanged_pages_is_answered_by_304(run_cli, sources, se
 def test_word_diff_is_coloured_only_on_a_terminal_that_allows_colour(monkeypatch):
     from rich.console import Console
 
-    from pipeline.citations.summary import diff_text
     from pipeline.citations.worddiff import word_diff
+    from pipeline.findings.summary import diff_text
 
     segments = word_diff("a testing technique", "a training technique")
     plain = "a [-testing-] {+training+} technique"
@@ -226,7 +226,7 @@ def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys):
-    from pipeline.citations.summary import progress
+    from pipeline.findings.summary import progress
 
     with progress(2) as tick:
         tick("a")

@@ -8,8 +8,8 @@ import pytest
 
 from pipeline import build as build_module
 from pipeline.check.validate import validate
+from pipeline.derive.build import source_date
 from pipeline.render import RenderContext
-from pipeline.view.build import source_date
 from tests.conftest import TODAY
 
 

@@ -7,8 +7,8 @@ import os
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.render.anki import deck_timestamp
-from pipeline.view import build_view
 
 
 def test_newest_input_time_when_nothing_forces_more():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.load.loader import exam_folders, load_exam, objective_paths
 from tests.conftest import FIXTURES
 

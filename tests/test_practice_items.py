@@ -17,12 +17,12 @@ import pytest
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.practice import answers, term_forms
 from pipeline.practice.distractors import Candidate, pick_distractors
 from pipeline.practice.generate import generate
 from pipeline.text import word_forms
 from pipeline.text.plaintext import to_plain
-from pipeline.view import build_view
 from tests.conftest import FULL, ROOT, TODAY
 
 
@@ -89,7 +89,7 @@ def test_numeric_options_ascend_in_every_question_and_leave_the_balance(sample_v
     numeric = [q for q in sample_view.questions if q.option_order == "numeric"]
     assert [q.id for q in numeric] == ["6.1-q1"]  # "2", "4", "8", "16"
     assert [o.text_md for o in numeric[0].options] == ["2", "4", "8", "16"]
-    from pipeline.view.options import numeric_order
+    from pipeline.shapes.order import numeric_order
 
     assert numeric_order(["16", "2", "4", "8"]) == [1, 2, 3, 0] and numeric_order(["5%", "30%", "It adds no compute"]) is None
     assert numeric_order(["2,048", "512", "1,024"]) == [1, 2, 0] and numeric_order(["8 GB", "16", "4 GB"]) is None  # one unit, or none

@@ -19,9 +19,9 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.render.anki import note_types
 from pipeline.text import cloze
-from pipeline.view import build_view
 from tests.conftest import TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value

@@ -16,11 +16,11 @@ from pypdf import PdfReader
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock, LockEntry
+from pipeline.derive import build_view
 from pipeline.render import RENDERERS, RenderContext
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.fetcher import TEMPLATES, RefusedFetch, TemplateOnlyFetcher
 from pipeline.render.guide.pdf import guide_html, html_to_pdf, render
-from pipeline.view import build_view
 from tests.conftest import FULL, TODAY
 from tests.golden import assert_golden
 from tests.test_sample import OBJECTIVES, copy_of, set_value

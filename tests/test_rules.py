@@ -6,7 +6,7 @@ import datetime as dt
 import shutil
 
 from pipeline.check import rules
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.load.loader import load_exam
 from tests.conftest import FIXTURES
 

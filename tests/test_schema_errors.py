@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from pipeline.check.diagnostics import Report
-from pipeline.load.position import Position
+from pipeline.diagnostics import Report
 from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import load_yaml
+from pipeline.position import Position
 from schema.models import Citation, Objective, Question
 
 GOOD = """id: "1.1"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from pipeline.derive.questions import Origin, question_view
 from pipeline.view.model import QuestionView
-from pipeline.view.questions import Origin, question_view
 from schema.models import Question
 
 

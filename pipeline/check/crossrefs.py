@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import Protocol
 
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.load.content import CrossRefTarget, ExamContent, ObjectiveFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey

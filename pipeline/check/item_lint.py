@@ -25,7 +25,7 @@ import re
 
 from rapidfuzz import fuzz
 
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.load.content import ObjectiveFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from pipeline.check.diagnostics import Report
-from pipeline.load.position import Position
+from pipeline.diagnostics import Report
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey, YamlDocument
+from pipeline.position import Position
 from pipeline.text.links import allowed
 from pipeline.text.markdown import link_targets
 

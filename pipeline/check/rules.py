@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent, ObjectiveFile, SourceFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey

@@ -10,7 +10,7 @@ import difflib
 from dataclasses import replace
 
 from pipeline.check.codes import CONFIGURABLE
-from pipeline.check.diagnostics import Diagnostic, Report, Severity
+from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.load.content import ExamFile
 
 

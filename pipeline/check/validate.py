@@ -17,9 +17,9 @@ from pathlib import Path
 from pipeline.check import item_lint, severity
 from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
-from pipeline.check.diagnostics import Report
 from pipeline.check.links import check_links
 from pipeline.citations.lockcheck import check_lock
+from pipeline.diagnostics import Report
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent, ExamFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives

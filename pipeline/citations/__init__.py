@@ -11,6 +11,6 @@ The modules, in the order a check runs through them:
   changed since review);
 - `audit` runs all of it over the sources; `pipeline.citations.lock` records the results for offline builds, and
   `lockcheck` turns the lock into diagnostics for `validate` and `build`;
-- `report`, `summary` and `worddiff` show the results to authors and CI, with `blast` (what depends on
-  each citation not found) and `newonly` (which problems the committed lock did not know).
+- `worddiff` and `newonly` (which problems the committed lock did not know) feed what `pipeline.findings`
+  tells authors and CI (the report, the summary, and the blast radius of each citation not found).
 """

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.check.diagnostics import Report
 from pipeline.citations.lock import CitationLock, LockEntry
 from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
+from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
 

@@ -14,17 +14,17 @@ from pathlib import Path
 from pipeline.check.validate import validate
 from pipeline.citations.archive import PUBLIC_ARCHIVE, Archive
 from pipeline.citations.audit import AuditResult, Healing, audit, citation_refs, update_locks
-from pipeline.citations.blast import blast_radius
 from pipeline.citations.check import pool_size
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.fixmoves import Move, fix_moves
 from pipeline.citations.moves import RedirectLog
 from pipeline.citations.newonly import committed, new_problems
-from pipeline.citations.report import counts, write_report
 from pipeline.citations.status import Status
-from pipeline.citations.summary import progress, show
 from pipeline.cli.common import add_exam_option
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
+from pipeline.findings.blast import blast_radius
+from pipeline.findings.report import counts, write_report
+from pipeline.findings.summary import progress, show
 from pipeline.today import resolve_today
 
 

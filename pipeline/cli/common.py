@@ -8,9 +8,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.check.diagnostics import Diagnostic, Report, Severity
 from pipeline.check.validate import ExamCheck, Validation, validate
-from pipeline.load.position import Position
+from pipeline.diagnostics import Diagnostic, Report, Severity
+from pipeline.position import Position
 from pipeline.practice.generate import DROP_REASONS, generate
 from pipeline.today import resolve_today
 

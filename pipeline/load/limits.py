@@ -26,7 +26,7 @@ from yaml.composer import ComposerError
 from yaml.events import AliasEvent
 
 from pipeline.errors import SourceError
-from pipeline.load.position import Position
+from pipeline.position import Position
 
 MAX_FILE_BYTES = 5_000_000  # a 5,000-question objective is about 2 MB
 MAX_DEPTH = 40  # the schema needs 5 levels

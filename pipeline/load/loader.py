@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
 from pipeline.load.schema_errors import describe, field_label, model_at, report_validation_error

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from pipeline.check.diagnostics import Report
+from pipeline.diagnostics import Report
 from pipeline.load.yamlsource import PathKey, YamlDocument
 
 

@@ -22,7 +22,7 @@ import yaml
 from pipeline.errors import SourceError
 from pipeline.load import yamlhints
 from pipeline.load.limits import BoundedLoader, read_regular, reader_position, scalar_problem
-from pipeline.load.position import Position
+from pipeline.position import Position
 
 PathKey = tuple[str | int, ...]
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"

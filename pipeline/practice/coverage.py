@@ -8,7 +8,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pipeline.load.content import ExamContent
-from pipeline.view.options import LETTERS
+from pipeline.shapes.order import LETTERS
 from schema.bank import Coverage, DroppedQuestion, Flag, ObjectiveCoverage, SectionCoverage
 from schema.models import Objective, Section
 

@@ -1,6 +1,6 @@
 """Where an objective lives in each output, in one place: the guide's anchor and the site's page.
 
-The audit's blast radius (`pipeline.citations.blast`) names these, so a report's
+The audit's blast radius (`pipeline.findings.blast`) names these, so a report's
 "site/objective-6-1.html" is where the site puts it.
 """
 

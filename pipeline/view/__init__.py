@@ -1,14 +1,13 @@
 """The exam view: one derived, read-only picture of an exam that every renderer reads.
 
-`build_view(content, lock, today, source_date)` is called once per exam and build. It settles every
+`pipeline.derive.build_view(content, lock, today, source_date)` makes it once per exam and build. It settles every
 fact an output needs so that no renderer derives one on its own: sections and objectives in order with
 their numbering and labels; per question its options in display order, correct answers, and the
-citations that back it (one rule, `citations.py`) with their check status and date; staleness per
+citations that back it (one rule, `pipeline/derive/citations.py`) with their check status and date; staleness per
 objective; the generated questions; coverage. Renderers never import the lock, "today", the loader or
 the YAML layer (a test checks the imports); escaping for a format stays at each renderer's edge.
 """
 
-from pipeline.view.build import build_view
 from pipeline.view.model import (
     CitationView,
     ExamView,
@@ -24,5 +23,4 @@ from pipeline.view.model import (
 
 __all__ = [
     "CitationView", "ExamView", "ItemView", "KeyPointView", "ObjectiveView", "OptionView", "PairView", "QuestionView", "ReferenceView", "SectionView",
-    "build_view",
 ]

@@ -15,9 +15,9 @@ import genanki
 
 from pipeline.render.anki import card_fields as f
 from pipeline.render.anki.note_types import CLOZE, QUESTION, TERM, NoteType, stable_id
+from pipeline.shapes.order import LETTERS
 from pipeline.text import cloze
 from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, QuestionView
-from pipeline.view.options import LETTERS
 from schema.models import Term
 
 

@@ -10,10 +10,10 @@ from collections import Counter
 from pathlib import Path
 
 from pipeline.citations.audit import AuditResult, CitationRef, Place, ReviewResult
-from pipeline.citations.blast import Blast, blast_radius
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import plain, word_diff
+from pipeline.findings.blast import Blast, blast_radius
 
 
 def diff_of(result: CitationResult) -> str | None:

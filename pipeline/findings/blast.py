@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from pipeline.citations.audit import AuditResult, CitationRef
 from pipeline.citations.lock import CitationLock
+from pipeline.derive import build_view
 from pipeline.load.content import ExamContent
 from pipeline.render.anki.deck_notes import notes_by_item
 from pipeline.render.pages import GUIDE, objective_anchor, site_page
-from pipeline.view import QuestionView, build_view
+from pipeline.view import QuestionView
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pipeline.citations.audit import AuditResult, CitationRef
-from pipeline.citations.blast import Blast, blast_radius
-from pipeline.citations.report import counts, healing_lines
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import plain, rich_markup, word_diff
+from pipeline.findings.blast import Blast, blast_radius
+from pipeline.findings.report import counts, healing_lines
 
 
 @contextmanager

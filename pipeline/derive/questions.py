@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.derive.citations import Citations
 from pipeline.questions import type_of
 from pipeline.questions.matching import answer_texts
-from pipeline.view.citations import Citations
+from pipeline.shapes.order import LETTERS, display_order, numeric_order
 from pipeline.view.model import ItemView, OptionView, PairView, QuestionView
-from pipeline.view.options import LETTERS, display_order, numeric_order
 from schema.models import Question
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 
 from pipeline.citations.lock import LOCK_NAME, CitationLock
+from pipeline.derive.citations import Citations
+from pipeline.derive.questions import Origin, question_view
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.practice.coverage import make_coverage
 from pipeline.practice.generate import SourcedQuestion, generate
 from pipeline.today import source_date_epoch
-from pipeline.view.citations import Citations
 from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
-from pipeline.view.questions import Origin, question_view
 from schema.models import CrossRef, Exam, Objective, Question, Section
 
 
