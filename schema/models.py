@@ -213,6 +213,10 @@ class Question(Strict):
     extra_answers: list[Text] = Field(default_factory=list, description="matching: wrong answers offered beside the right ones.")
     items: list[Text] = Field(default_factory=list, description="ordering: the items, in their correct order.")
     shuffle: bool = Field(default=True, description="Show options (or answers, or items) in a shuffled order seeded by the id; false keeps the author's order (e.g. for 'All of the above').")
+    order: Literal["numeric"] | None = Field(
+        default=None,
+        description="single and multiple: `numeric` shows the options (all numbers, one unit) in ascending numerical order; options that all read as numbers get it without asking.",
+    )
     explanation: Markdown = Field(description="Why the answer is right, in Markdown.")
     difficulty: Literal["easy", "medium", "hard"] = Field(default="medium", description="How hard the question is.")
     key_points: list[ItemId] = Field(default_factory=list, description="Ids of the key points (any objective of the exam) whose citations back this question.")

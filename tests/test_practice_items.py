@@ -286,3 +286,12 @@ def test_option_order_is_the_same_in_bank_guide_and_deck_and_across_builds(run_c
     for qid in authored:
         assert in_bank[qid] == in_guide[qid] == in_deck[qid], qid
     assert all(in_guide[qid] == in_bank[qid] for qid in in_guide)  # generated ones chosen for the guide too
+
+
+def test_order_numeric_on_options_that_are_not_numbers_is_an_error(run_cli, make_sources):
+    sources = make_sources("valid")
+    path = sources / "demo" / "valid.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("    options: [Stuff, Nothing]\n", "    options: [Stuff, Nothing]\n    order: numeric\n", 1), encoding="utf-8")
+    result = run_cli("validate", "--sources", str(sources), "--today", TODAY)
+    assert result.code == 1
+    assert any("questions[0].order: order: numeric needs every option to be a number" in line and "[question-options]" in line for line in result.lines), result.out

@@ -96,7 +96,7 @@ def cloze_question(point: KeyPoint, number: int, file: ObjectiveFile, index: int
         return dropped(qid, "cloze", "gap_paraphrased")
     question = Question(
         id=qid, type="short_answer", difficulty="medium", stem=f"*{heading}*. Fill in the gap:\n\n{sentence}",
-        answer=marks[0].answer, explanation=cloze.strip(cloze.sentences_with(point.text, number)), key_points=[point.id],
+        answer=marks[0].answer, explanation=cloze.strip(cloze.sentences_with(point.text, number, lean=False)), key_points=[point.id],
     )
     accepted = _accepted(marks[0].answer, term, point.accept.get(f"c{number}", []))
     return ClozeDraft(question, file, index, accepted, (Shown("stem", question.stem, forms),))

@@ -120,7 +120,8 @@ def matching(group: list[SourcedTerm], objective: list[SourcedTerm], section: li
     question = Question(
         id=qid, type="matching", difficulty="medium", stem="Match each definition with the term it defines. One term is left over.",
         pairs=[MatchPair(prompt=t.text, answer=t.term.term) for t in group], extra_answers=[extra.term.term],
-        explanation="; ".join(f"**{t.term.term}**: {t.text}" for t in group),
+        # the pairs are on the answer side already; what is left to explain is the term that matches nothing
+        explanation=f"Each definition is its term's glossary entry. The term left over, **{extra.term.term}**, is: {extra.text}",
     )
     shown = tuple(Shown("prompt", t.text, t.forms) for t in group)
     return TermDraft(question, first, "matching", shown)

@@ -24,7 +24,7 @@ def did_you_mean(wrong: str, choices: list[str]) -> str:
 
 # A problem with a question: the path below the question's node, the message, and the check's code.
 Problem = tuple[tuple, str, str]
-FIELDS = ("options", "answer", "pairs", "extra_answers", "items")  # the type-specific source fields
+FIELDS = ("options", "answer", "pairs", "extra_answers", "items", "order")  # the type-specific source fields
 
 
 @dataclass(frozen=True)

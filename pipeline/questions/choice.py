@@ -5,9 +5,10 @@ from __future__ import annotations
 import string
 
 from pipeline.questions.base import Choice, Problem, QuestionType, count_between, describe, did_you_mean, distinct, unused_fields
+from pipeline.shapes.order import numeric_order
 from schema.models import Question
 
-FIELDS = frozenset({"options", "answer"})
+FIELDS = frozenset({"options", "answer", "order"})
 
 
 def choices(q: Question) -> list[Choice]:
@@ -25,15 +26,21 @@ def _answers(q: Question, where: tuple, answers: list[str]) -> list[Problem]:
     return problems
 
 
+def _order(q: Question) -> list[Problem]:
+    if q.order == "numeric" and numeric_order(q.options) is None:
+        return [(("order",), "order: numeric needs every option to be a number in one unit (\"2\", \"4\", \"8\"; \"5%\", \"30%\"); remove it or make the options numbers", "question-options")]
+    return []
+
+
 def check_single(q: Question) -> list[Problem]:
-    problems = unused_fields(q, FIELDS) + count_between(q, "options", 2, 6) + distinct(q.options, "options", "option")
+    problems = unused_fields(q, FIELDS) + count_between(q, "options", 2, 6) + distinct(q.options, "options", "option") + _order(q)
     if not isinstance(q.answer, str):
         return [*problems, (("answer",), f"a single question's answer must be the text of one of its options, got {describe(q.answer)}", "question-answer")]
     return problems + _answers(q, ("answer",), [q.answer])
 
 
 def check_multiple(q: Question) -> list[Problem]:
-    problems = unused_fields(q, FIELDS) + count_between(q, "options", 2, 6) + distinct(q.options, "options", "option")
+    problems = unused_fields(q, FIELDS) + count_between(q, "options", 2, 6) + distinct(q.options, "options", "option") + _order(q)
     if not isinstance(q.answer, list):
         return [*problems, (("answer",), f"a multiple question's answer must be a list of the correct options' texts, got {describe(q.answer)}", "question-answer")]
     if not q.answer:

@@ -64,10 +64,11 @@ _SLOT = "\ue010{}\ue011"  # private-use: no source types it; stands for a mark w
 _SLOT_RE = re.compile("\ue010(\\d+)\ue011")
 
 
-def sentences_with(text: str, number: int) -> str:
+def sentences_with(text: str, number: int, *, lean: bool = True) -> str:
     """The sentences of `text` that hold a mark numbered `number`, marks kept: what a card or a fill-in
-    shows, rather than a whole paragraph whose other sentences give the gap away."""
-    return _sentences(text, lambda numbers: number in numbers)
+    shows, rather than a whole paragraph whose other sentences give the gap away. `lean=False` leaves
+    out the sentences they lean on (a fill-in's explanation is the gap's own sentence)."""
+    return _sentences(text, lambda numbers: number in numbers, lean)
 
 
 def sentences_with_any(text: str) -> str:
@@ -75,7 +76,7 @@ def sentences_with_any(text: str) -> str:
     return _sentences(text, bool)
 
 
-def _sentences(text: str, keep) -> str:
+def _sentences(text: str, keep, lean: bool = True) -> str:
     # A full stop inside a mark never ends a sentence: marks are set aside while the text is split.
     found = marks(text)
     counter = iter(range(len(found)))
@@ -85,7 +86,7 @@ def _sentences(text: str, keep) -> str:
     # "They run fastest when..." and "NeMo applies it as ..." say nothing alone: a sentence that opens on
     # a pronoun, or refers back with it/its/they/them/their anywhere, brings the one before (and so on)
     for n in sorted(chosen, reverse=True):
-        while n and leans_back(parts[n]):
+        while lean and n and leans_back(parts[n]):
             n -= 1
             chosen.add(n)
     kept = [p for n, p in enumerate(parts) if n in chosen]
