@@ -53,15 +53,16 @@ def print_diagnostics(result: Validation, verbose: bool) -> None:
 
 def print_generated(result: Validation) -> None:
     """What the generator made of each exam (drills) and what it dropped, with the reason: so an author
-    can see every generated item and suppress one (`generated: {suppress: [id]}` in exam.yaml)."""
+    can see every generated item and suppress one (`generated: {suppress: [id]}` in exam.yaml). On stderr,
+    beside the table: stdout holds only the `path:line:col:` problems editors and CI annotators read."""
     for content in result.exams:
         generation = generate(content)
         for sourced in generation.questions:
-            print(f"{content.exam.id}: generated {sourced.question.id} ({sourced.rule}, {sourced.question.type}, drill)")
+            print(f"{content.exam.id}: generated {sourced.question.id} ({sourced.rule}, {sourced.question.type}, drill)", file=sys.stderr)
         for dropped in generation.dropped:
             extra = f" of {dropped.duplicate_of}" if dropped.duplicate_of and dropped.reason == "near_duplicate" else ""
             why = generation.details.get(dropped.id) or f"{dropped.reason}{extra}: {DROP_REASONS.get(dropped.reason, '')}".rstrip(": ")
-            print(f"{content.exam.id}: dropped {dropped.id} ({dropped.rule}): {why}")
+            print(f"{content.exam.id}: dropped {dropped.id} ({dropped.rule}): {why}", file=sys.stderr)
 
 
 def print_table(result: Validation, outputs: dict[str, str] | None = None) -> None:

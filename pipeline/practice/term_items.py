@@ -9,8 +9,8 @@ Fewer than three such terms: no item.
 
 matching: the terms of one objective whose definitions do not name them, three or four to a question
 (a card holds four pairs at most), plus at least one more answer than prompts (a term of the same
-objective, else of its section, of a kind among the question's), so the last prompt is never found by
-elimination. No prompt names another answer of its question.
+objective, else of its section, of a kind among the question's where there is one), so the last prompt
+is never found by elimination. No prompt names another answer of its question.
 """
 
 from __future__ import annotations
@@ -101,20 +101,18 @@ def matching_groups(objective: list[SourcedTerm]) -> list[list[SourcedTerm]]:
     return [g for g in groups if len(g) >= MATCH_MIN]
 
 
-def _extra(group: list[SourcedTerm], pools: Iterable[Iterable[SourcedTerm]]) -> SourcedTerm | None:
-    """A wrong answer: a term of a kind among the group's, from the objective first, that no prompt names."""
+def _extra(group: list[SourcedTerm], pools: list[list[SourcedTerm]]) -> SourcedTerm | None:
+    """A wrong answer that no prompt names: a term of a kind among the group's (from the objective, then
+    the section), else any term of the objective, then of the section."""
     group_kinds = {t.kind for t in group}
-    for pool in pools:
-        for term in pool:
-            if term not in group and term.kind in group_kinds and _fits(term, group):
-                return term
-    return None
+    fitting = [t for pool in pools for t in pool if t not in group and _fits(t, group)]
+    return next((t for t in fitting if t.kind in group_kinds), fitting[0] if fitting else None)
 
 
 def matching(group: list[SourcedTerm], objective: list[SourcedTerm], section: list[SourcedTerm]) -> TermDraft | DroppedQuestion:
     first = group[0]
     qid = f"gen-matching-{first.slug}"
-    extra = _extra(group, (objective, section))
+    extra = _extra(group, [objective, section])
     if extra is None:
         return dropped(qid, "matching", "too_few_distractors")
     question = Question(
