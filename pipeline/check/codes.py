@@ -47,8 +47,9 @@ CODES: dict[str, str] = {
     "item-overlapping-options": "two options where one's words are all in the other, G22 (warning)",
     "item-answer-in-stem": "single choice: a stem word repeated in the correct option and no wrong one, G28b (warning)",
     "item-tf-all-true": "an objective whose true/false questions (2+) are all true, G20 (warning)",
-    "cloze-gap-long": "a cloze mark hiding more than six words (warning)",
-    "item-points-elsewhere": "a stem or explanation pointing 'above', 'below' or at 'the example' (warning)",
+    "cloze-gap-long": "a cloze mark hiding more than four words (warning)",
+    "cloze-gap-given": "a cloze card whose sentences hold a form of the gap's answer (warning)",
+    "item-points-elsewhere": "a stem or explanation pointing 'above', 'below', at 'the example' or 'the CPU run' (warning)",
 }
 ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "exam-missing", "exam-twice", "exam-duplicate-id"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS

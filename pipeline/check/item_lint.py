@@ -13,7 +13,8 @@ raise or silence it (Report.warning(..., code)):
 | item-overlapping-options | G22 keep choices independent, not overlapping | one option's words all inside another's |
 | item-answer-in-stem | G28b clang associations | single choice: a word of the stem repeated in the correct option and in no wrong one |
 | item-tf-all-true | G20 vary the location of the right answer (the true/false form of it) | an objective's true/false questions (2+) all true |
-| cloze-gap-long | (cloze) a gap a learner can recall | a cloze mark hiding more than six words |
+| cloze-gap-long | (cloze) a gap a learner can recall | a cloze mark hiding more than four words |
+| cloze-gap-given | (cards) no front shows its answer | the sentences a cloze card shows hold a form of the gap's answer (by word stem) |
 | item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below", at "the example" or "the CPU run" |
 
 Warnings only: a flagged item may be right as it is, and the author decides.
@@ -34,7 +35,7 @@ from pipeline.text.plaintext import to_plain
 from schema.models import Question
 
 GUIDE = "Haladyna, Downing & Rodriguez 2002"
-MAX_GAP_WORDS = 6
+MAX_GAP_WORDS = cloze.MAX_GAP_WORDS
 _ALL_NONE = re.compile(r"\b(all|none|both|neither) of the (above|options|answers|these|choices)\b", re.IGNORECASE)
 _NEGATIVE = re.compile(r"(?<![\w*])(not|except|least|never|cannot|incorrect|untrue)(?![\w*])", re.IGNORECASE)
 _ELSEWHERE = re.compile(r"\b(see|shown|as|in) (the )?(example|figure|table|code|listing|question)? ?(above|below)\b|\bthe (previous|next|preceding|following) (question|example|figure|section)\b"
@@ -132,7 +133,11 @@ def lint_objective(file: ObjectiveFile, report: Report) -> None:
         for mark in cloze.marks(point.text):
             words = len(to_plain(mark.answer).split())
             if words > MAX_GAP_WORDS:
-                _warn(report, file, ("key_points", i, "text"), f"cloze c{mark.number} hides {words} words; a gap of at most {MAX_GAP_WORDS} words is one a learner can recall: hide the key phrase only", "cloze-gap-long")
+                _warn(report, file, ("key_points", i, "text"), f"cloze c{mark.number} hides {words} words; a gap of at most {MAX_GAP_WORDS} words is one a learner can recall: hide the key term or number only", "cloze-gap-long")
+        for number in sorted({m.number for m in cloze.marks(point.text)}):
+            given = _gap_given(point.text, number)
+            if given:
+                _warn(report, file, ("key_points", i, "text"), f"cloze c{number}: the card's text shows {', '.join(map(repr, given))}, a form of the hidden answer; reword it or hide another phrase", "cloze-gap-given")
 
 
 def points_elsewhere(q: Question) -> list[tuple[PathKey, str, str]]:
@@ -142,3 +147,11 @@ def points_elsewhere(q: Question) -> list[tuple[PathKey, str, str]]:
         if match:
             found.append(((name,), f"{match[0]!r} points at content a card or a shuffled practice exam does not show next to it; say what is meant in the question itself", "item-points-elsewhere"))
     return found
+
+
+def _gap_given(text: str, number: int) -> list[str]:
+    """The words of a cloze card's shown text (its sentences, other marks as their phrases, this one hidden)
+    that share a stem with the hidden phrase."""
+    hidden = " ".join(to_plain(m.answer) for m in cloze.marks(text) if m.number == number)
+    shown = cloze.CLOZE.sub(lambda m: " " if int(m["number"]) == number else m["answer"], cloze.sentences_with(text, number))
+    return word_forms.found(word_forms.answer_forms(hidden), to_plain(shown))

@@ -29,7 +29,7 @@ from pipeline.text.plaintext import to_plain
 from schema.bank import DroppedQuestion
 from schema.models import KeyPoint, Question
 
-MAX_GAP_WORDS = 4
+MAX_GAP_WORDS = cloze.MAX_GAP_WORDS
 
 
 @dataclass(frozen=True)

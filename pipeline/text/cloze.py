@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 MAX_NUMBER = 100  # Anki numbers a cloze card by it; a source needs a handful
+MAX_GAP_WORDS = 4  # a gap a learner can recall: a term or a number, never a clause
 CLOZE = re.compile(r"\{\{c(?P<number>\d{1,9})::(?P<answer>.*?)(?:::(?P<hint>.*?))?\}\}", re.DOTALL)
 
 
