@@ -19,6 +19,7 @@ from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
+from pipeline.publish.atomic import write_atomic
 from pipeline.publish.generations import Generations, exclusive, link_or_copy
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
 
@@ -40,6 +41,8 @@ class _Pending:
     generations: Generations
     folder: Path
     written: list[Path]
+    sources: Path  # the exam's source folder, where the outputs' kept state goes once published
+    keep: dict[str, str] = field(default_factory=dict)  # file name -> text the renderers asked to keep there
 
 
 def check_out(out: Path) -> None:
@@ -64,9 +67,9 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
         result.warnings.extend(f"{content.exam.id}: {w}" for name in RENDERERS for w in state.renderers[name].get("warnings", []))
         return None
     folder = generations.new()
-    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **options, sources_dir=content.folder)
+    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **options, kept=_kept(content.folder))
     try:
-        return _fill(generations, folder, ctx, current, state, digests, fresh, result)
+        return _fill(generations, folder, ctx, current, state, digests, fresh, result, content.folder)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)  # a failed exam leaves nothing behind
         raise
@@ -80,15 +83,16 @@ def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
         part = registry.output(entry)
         if part.leaves_out not in shown:
             shown[part.leaves_out] = view_text(view, part.leaves_out)
-        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **options})
+        own = {key: value for key, value in options.items() if part.options is None or key in part.options}  # `--paper`: the guide's
+        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **own})
     return digests
 
 
 def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, current: Path | None, state: BuildState,
-          digests: dict[str, str], fresh: set[str], result: BuildResult) -> _Pending:
+          digests: dict[str, str], fresh: set[str], result: BuildResult, sources: Path) -> _Pending:
     """Run the renderers whose inputs changed into `folder`, hard-link the others' files from `current`."""
     final_dir = generations.link
-    pending = _Pending(generations, folder, [])
+    pending = _Pending(generations, folder, [], sources, ctx.keep)
     for name, entry in RENDERERS.items():
         if name in fresh:
             for relative in state.renderers[name]["files"]:
@@ -106,11 +110,37 @@ def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, c
     return pending
 
 
+def _kept(sources: Path) -> dict[str, str]:
+    """The state files the outputs keep in the exam's source folder (`Output.state`), as they are now."""
+    kept = {}
+    for entry in RENDERERS.values():
+        for name in registry.output(entry).state:
+            try:
+                kept[name] = (sources / name).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # none yet, or unreadable: the renderer starts afresh
+    return kept
+
+
+def _keep(done: _Pending) -> None:
+    """Write what the renderers asked to keep beside the sources, once their outputs are published; only what
+    changed, atomically. A build stopped before this leaves the state one build behind, which the next build
+    makes good (its outputs are then rebuilt from the same inputs)."""
+    for name, text in sorted(done.keep.items()):
+        path = done.sources / name
+        try:
+            if path.read_text(encoding="utf-8") == text:
+                continue
+        except (OSError, UnicodeDecodeError):
+            pass
+        write_atomic(path, text.encode("utf-8"))
+
+
 def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False) -> BuildResult:
     """Render every exam; return what was written and what was left unchanged.
 
-    `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); they are
-    part of every output's inputs, so changing one rebuilds."""
+    `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); each is part of
+    the inputs of the outputs that declare it (`Output.options`), so changing one rebuilds those alone."""
     result = BuildResult()
     if not RENDERERS or not exams:  # every exam had errors: nothing to publish, no output folder made
         return result
@@ -126,6 +156,7 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
             for done in pending:  # only now, with every exam's outputs complete, publish each at once
                 done.generations.switch(done.folder)
                 result.written.extend(done.written)
+                _keep(done)
         finally:
             for done in pending:
                 if done.generations.current() != done.folder:

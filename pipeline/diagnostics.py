@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
-from pipeline.load.yamlsource import Position
+from pipeline.position import Position
 
 
 class Severity(StrEnum):

@@ -32,7 +32,3 @@ class SourceError(PipelineError):
         self.path = path
         self.position = position
         self.message = message
-
-
-class ContentErrors(PipelineError):
-    """Validation found errors; they were already reported."""

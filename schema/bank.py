@@ -8,22 +8,29 @@ Conventions a consumer can rely on:
 - Every key is always present; a value that does not apply is `null` or an empty list.
 - Markdown fields come with an `_html` twin rendered by the project's one safe Markdown renderer
   (raw HTML in the sources is escaped), so a converter needs no Markdown library.
-- The truth about which options are right is the options' `correct` flags; `answer` holds only the
-  model answer of a short_answer question.
+- What a learner answers is in `parts`, each of one interaction shape (after QTI's interactions): `choices`,
+  `text`, `pairs`, `sequence` or `numeric`. A converter writes shapes, so a new question type that fits a
+  shape needs nothing new; `type` says which authoring type the question came from.
+- The truth about what is right lives in the parts (options' `correct` flags, accepted answers, a pair's
+  `answer_id`, `correct_order`, a numeric range); `answer` is the same answer as text, for people.
 - The same sources give a byte-identical file: keys sorted, items in a fixed order, no clock.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.questions import TYPES
 from schema.citation_status import Status
-from schema.models import QuestionType
 
-SCHEMA_VERSION = "1.3"  # bump the major part when a consumer would break; the minor when fields are added
+# 2.0: a question's answerable content moved into `parts` (one interaction shape each), replacing the
+# per-type fields options, pairs, answers, items, correct_order and accepted_answers; `numeric` added.
+# 2.1: more drop reasons (the gate of pipeline/practice/gate.py); `numeric` on a choices part.
+SCHEMA_VERSION = "2.1"  # bump the major part when a consumer would break; the minor when fields are added
+QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
 DropReason = Literal[
@@ -61,29 +68,83 @@ class BankExam(BankModel):
 
 
 class BankOption(BankModel):
-    """One choice of a single, multiple or true_false question, in display order."""
+    """One option of a `choices` part, in display order."""
 
-    id: str = Field(description="Stable id within the question: a, b, c... by position (true and false for true_false).")
-    text: str = Field(description="The option, in inline Markdown (plain text for true_false: True, False).")
+    id: str = Field(description="Stable id within the question: a, b, c... by source position (true and false for a true/false statement).")
+    letter: str = Field(description="A, B, C... by display position: what a reader refers to.")
+    text: str = Field(description="The option, in inline Markdown (plain text for a true/false statement: True, False).")
     text_html: str = Field(description="`text` rendered to safe inline HTML (no enclosing <p>).")
-    correct: bool = Field(description="Whether choosing this option is right. single and true_false: exactly one is; multiple: at least one.")
+    correct: bool = Field(description="Whether choosing this option is right: exactly one is unless the part is `multiple` (then at least one).")
 
 
 class BankChoice(BankModel):
-    """A matching answer or an ordering item, in display order."""
+    """A matching answer or a sequence item, in display order."""
 
-    id: str = Field(description="Stable id within the question: m1, m2... for matching answers (the pairs' answers, then the extra wrong ones); i1, i2... for ordering items, numbered in their correct order.")
+    id: str = Field(description="Stable id within the question: m1, m2... for matching answers (the pairs' answers, then the extra wrong ones); i1, i2... for sequence items, numbered in their correct order.")
+    letter: str = Field(description="A, B, C... by display position.")
     text: str = Field(description="The text, in inline Markdown.")
     text_html: str = Field(description="`text` rendered to safe inline HTML.")
 
 
+class ChoicesPart(BankModel):
+    """Pick the right option(s) (QTI choiceInteraction)."""
+
+    shape: Literal["choices"] = Field(description="choices: pick one option, or several when `multiple`.")
+    multiple: bool = Field(description="Whether any number of options may be right (choose all that apply); scored right only when exactly the right ones are chosen.")
+    true_false: bool = Field(description="Whether the part is a statement to judge: its options are True then False, never shuffled.")
+    numeric: bool = Field(description="Whether the options are numbers, shown in ascending numerical order rather than shuffled.")
+    options: list[BankOption] = Field(description="The options in display order (a shuffle seeded by the question id, the same in every output; numbers in ascending order).")
+
+
+class TextPart(BankModel):
+    """Write an answer (QTI textEntryInteraction, or extendedTextInteraction when a person grades it)."""
+
+    shape: Literal["text"] = Field(description="text: a written answer.")
+    accepted: list[str] = Field(description="Plain-text answers an automatic grader accepts, compared with case, spacing and punctuation ignored (hyphens count as spaces; a point or comma between digits counts; every word and number must be there); empty when a person must compare with the model answer (an essay).")
+    model_answer: str | None = Field(description="The model answer, in Markdown; null when the accepted answers say it all.")
+    model_answer_html: str | None = Field(description="`model_answer` rendered to safe HTML, null when `model_answer` is.")
+    long: bool = Field(description="Whether a paragraph is expected (an essay box) rather than a word or phrase.")
+
+
 class BankPair(BankModel):
-    """One prompt of a matching question and the answer that matches it."""
+    """One prompt of a `pairs` part and the answer that matches it."""
 
     id: str = Field(description="Stable id within the question: p1, p2... by source position.")
     prompt: str = Field(description="The prompt, in Markdown.")
     prompt_html: str = Field(description="`prompt` rendered to safe inline HTML.")
     answer_id: str = Field(description="Id of the matching answer in `answers`.")
+
+
+class PairsPart(BankModel):
+    """Match each prompt with its answer (QTI matchInteraction)."""
+
+    shape: Literal["pairs"] = Field(description="pairs: match each prompt with an answer.")
+    prompts: list[BankPair] = Field(description="The prompts in the author's order, each with the id of its answer.")
+    answers: list[BankChoice] = Field(description="Every answer (the right ones and extra wrong ones) in display order.")
+
+
+class SequencePart(BankModel):
+    """Put the items in order (QTI orderInteraction)."""
+
+    shape: Literal["sequence"] = Field(description="sequence: put the items in their correct order.")
+    items: list[BankChoice] = Field(description="The items in display order (never the correct one).")
+    correct_order: list[str] = Field(description="The items' ids in their correct order.")
+
+
+class NumericPart(BankModel):
+    """Give a number within a tolerance (QTI textEntryInteraction of base type float, scored by range)."""
+
+    shape: Literal["numeric"] = Field(description="numeric: a number, right within [low, high].")
+    value: float = Field(description="The right number.")
+    value_text: str = Field(description="The right number as the author wrote it (what outputs print).")
+    tolerance: float = Field(description="The absolute tolerance (a relative one resolved against the value); 0 for an exact answer.")
+    tolerance_text: str = Field(description="The tolerance as written: \"0.01\" or \"2%\"; empty for an exact answer.")
+    low: float = Field(description="The smallest number scored right: value - tolerance, computed exactly from the decimals as written.")
+    high: float = Field(description="The largest number scored right: value + tolerance.")
+    unit: str | None = Field(description="The unit the number is in, e.g. GB; a learner may type it after the number. Null when none.")
+
+
+BankPart = Annotated[ChoicesPart | TextPart | PairsPart | SequencePart | NumericPart, Field(discriminator="shape")]
 
 
 class BankCitation(BankModel):
@@ -109,21 +170,18 @@ class BankQuestion(BankModel):
     """One practice question."""
 
     id: str = Field(description="Stable id from the sources: the author's id, or gen-<rule>-<id of the term or key point>[-c<cloze number>] for generated ones.")
-    type: QuestionType = Field(description="single | multiple | true_false | short_answer | matching | ordering.")
+    type: QuestionTypeName = Field(description="The authoring type the question came from (pipeline/questions/); what to answer is in `parts`.")
+    prompt: str = Field(description="The instruction a learner reads, e.g. \"Choose one.\"")
     objective: str = Field(description="Id of the objective the question belongs to, e.g. 6.1.")
     section: int = Field(description="Number of the section the objective belongs to.")
     category_path: list[str] = Field(description="Exam code, section and objective (number and title), for LMS question categories; join with the separator the LMS uses.")
     title: str = Field(description="A short plain-text name for the question (its stem, shortened), for LMS question lists.")
     stem: str = Field(description="The question, in Markdown.")
     stem_html: str = Field(description="`stem` rendered to safe HTML (block level).")
-    options: list[BankOption] = Field(description="The choices in display order (a shuffle seeded by the question id, the same in every output); empty for short_answer, matching and ordering. true_false: True then False.")
-    pairs: list[BankPair] = Field(description="matching: the prompts in the author's order, each with the id of its answer; empty for other types.")
-    answers: list[BankChoice] = Field(description="matching: every answer (the right ones and extra wrong ones) in display order; empty for other types.")
-    items: list[BankChoice] = Field(description="ordering: the items in display order; empty for other types.")
-    correct_order: list[str] = Field(description="ordering: the items' ids in their correct order; empty for other types.")
-    answer: str | None = Field(description="short_answer: the model answer, in Markdown; null for the other types (see the options' `correct`).")
-    answer_html: str | None = Field(description="`answer` rendered to safe HTML, null when `answer` is.")
-    accepted_answers: list[str] = Field(description="short_answer: plain-text answers an automatic grader may accept, compared with case, spacing and punctuation ignored (hyphens count as spaces; every word and number must be there); empty when a person must grade the model answer (an essay).")
+    parts: list[BankPart] = Field(description="What the learner answers: one part per interaction, each of one shape (today every question has one part).")
+    answer: str = Field(description="The answer as a person reads it (an answer key, a card's back), in Markdown: e.g. \"B. Dynamic batching\", \"True\", a model answer, \"3.14 GB (± 0.01)\".")
+    answer_html: str = Field(description="`answer` rendered to safe HTML.")
+    scoring: str = Field(description="How an answer is scored, in a sentence.")
     explanation: str = Field(description="Why the answer is right, in Markdown; general feedback after answering.")
     explanation_html: str = Field(description="`explanation` rendered to safe HTML.")
     difficulty: Literal["easy", "medium", "hard"] = Field(description="How hard the question is.")

@@ -5,9 +5,12 @@ the review policy); every other YAML file in the exam folder is one objective (k
 citations, key terms, worked examples, labs and practice questions). The JSON Schemas that editors
 use are generated from these classes (`python -m pipeline schema`), never written by hand.
 
+A practice question's model belongs to its type: each module in pipeline/questions/ declares one, and
+`Question` is their union, told apart by `type` (so an editor completes the fields of the type written).
+
 The models check shape and types only. Rules that need more than one field, more than one file, the
 date of today or a position in the source (answers among their options, unique ids, stale reviews)
-live in `pipeline/check/rules.py`, which can point at the exact YAML node that is wrong.
+live in `pipeline/check/rules.py` and in each question type's checks, which point at the exact YAML node.
 
 Text fields hold Markdown (inline markup and fenced code). Raw HTML in them is text, never markup:
 every renderer escapes it.
@@ -17,54 +20,28 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Annotated, Literal
-from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
-SCHEMA_BASE = "https://exam-prep.invalid/schema"  # a name, not an address: schemas ship in `schema/`
-
-
-def _absolute_http_url(value: str) -> str:
-    """Accept only absolute http(s) addresses to a host, without credentials, on a valid port: an allow list,
-    so a `javascript:`, `file:`, `smb:` or relative link never reaches a reader, and an audit never sends a password."""
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError("must be an absolute http:// or https:// address")
-    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise ValueError("must not contain spaces or control characters (percent-encode spaces as %20)")
-    if "@" in parts.netloc:
-        raise ValueError("must not hold credentials (user:password@); cite a page readers can open")
-    try:
-        port = parts.port
-    except ValueError:
-        port = 0
-    if port == 0 or not parts.hostname:
-        raise ValueError("must name a host and, if any, a port from 1 to 65535")
-    return value
-
-
-# Lengths: generous for real content, small enough that a hostile source cannot make a card, a page or a
-# report unreadable (a quote is a sentence or two; a stem fits on a page).
-SHORT, SENTENCE, PARAGRAPH, PAGE, LISTING = 300, 600, 2000, 3000, 20_000
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=SHORT)]
-Paragraph = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=PARAGRAPH)]
-LongText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=LISTING)]
-Markdown = Annotated[str, StringConstraints(min_length=1, max_length=PAGE), Field(description="Markdown, inline markup.")]
-HttpUrl = Annotated[
-    str,
-    StringConstraints(max_length=PARAGRAPH),
-    AfterValidator(_absolute_http_url),
-    Field(description="An absolute http:// or https:// address, without credentials.", json_schema_extra={"format": "uri"}),
-]
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
-ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+$")]
-ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
-
-
-class Strict(BaseModel):
-    """Base of every model: unknown keys are errors, and models are immutable once loaded."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+from pipeline.questions import Question
+from schema.fields import (  # noqa: F401  (re-exported: the content vocabulary)
+    LISTING,
+    PAGE,
+    PARAGRAPH,
+    SCHEMA_BASE,
+    SENTENCE,
+    SHORT,
+    HttpUrl,
+    ItemId,
+    LongText,
+    Markdown,
+    ObjectiveId,
+    Paragraph,
+    Slug,
+    Strict,
+    Text,
+    _absolute_http_url,
+)
 
 
 class ReviewPolicy(Strict):
@@ -181,45 +158,6 @@ class Lab(Strict):
 
     title: Text = Field(description="Name of the lab.")
     url: HttpUrl = Field(description="Where the lab is.")
-
-
-QuestionType = Literal["single", "multiple", "true_false", "short_answer", "matching", "ordering"]
-
-
-class MatchPair(Strict):
-    """One pair of a matching question: a prompt and the answer that goes with it."""
-
-    prompt: Markdown = Field(description="What is shown on the left, in inline Markdown (e.g. a definition).")
-    answer: Text = Field(description="What matches it, in inline Markdown (e.g. a term); answers of one question must differ.")
-
-
-class Question(Strict):
-    """A practice question. Which fields it needs depends on `type` (each type's module in pipeline/questions/ checks them).
-
-    - single: 2-6 `options`, `answer` is the text of the one correct option.
-    - multiple: 2-6 `options`, `answer` is a list of the correct options' texts (at least one).
-    - true_false: no `options`, `answer` is true or false.
-    - short_answer: no `options`, `answer` is the model answer.
-    - matching: 2-8 `pairs` (prompt -> answer), answers distinct; optional `extra_answers` that match nothing.
-    - ordering: 3-8 `items`, written in their correct order; shown shuffled.
-    """
-
-    id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-q1).")
-    type: QuestionType = Field(description="single | multiple | true_false | short_answer | matching | ordering.")
-    stem: Markdown = Field(description="The question, in Markdown.")
-    options: list[Text] = Field(default_factory=list, description="Choices for single and multiple questions, in the author's order (shown shuffled unless `shuffle: false`).")
-    answer: bool | Paragraph | list[Text] | None = Field(default=None, description="The correct option text (single), option texts (multiple), true/false, or a model answer (short_answer); none for matching and ordering.")
-    pairs: list[MatchPair] = Field(default_factory=list, description="matching: the prompt -> answer pairs.")
-    extra_answers: list[Text] = Field(default_factory=list, description="matching: wrong answers offered beside the right ones.")
-    items: list[Text] = Field(default_factory=list, description="ordering: the items, in their correct order.")
-    shuffle: bool = Field(default=True, description="Show options (or answers, or items) in a shuffled order seeded by the id; false keeps the author's order (e.g. for 'All of the above').")
-    order: Literal["numeric"] | None = Field(
-        default=None,
-        description="single and multiple: `numeric` shows the options (all numbers, one unit) in ascending numerical order; options that all read as numbers get it without asking.",
-    )
-    explanation: Markdown = Field(description="Why the answer is right, in Markdown.")
-    difficulty: Literal["easy", "medium", "hard"] = Field(default="medium", description="How hard the question is.")
-    key_points: list[ItemId] = Field(default_factory=list, description="Ids of the key points (any objective of the exam) whose citations back this question.")
 
 
 class Objective(Strict):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,3 +107,26 @@ def add_exam(sources: Path, exam_id: str, *objectives: str, exam_file: str = "ex
     if audited:
         write_found_lock(folder)
     return folder
+
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright (never a downloaded browser), one for the whole session."""
+    from tests.sitekit import missing
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("playwright is not installed: make test installs requirements.txt")
+    if not shutil.which(CHROMIUM):
+        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=CHROMIUM_ARGS, timeout=30_000)
+        yield launched
+        launched.close()

@@ -16,8 +16,9 @@ from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
 from pipeline.cli import main
 from pipeline.derive import build_view
-from pipeline.render.lms import kind
-from pipeline.render.lms.text import block_html, feedback_html, inline_html, plain
+from pipeline.render.lms.text import block_html, feedback_html, inline_html
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
+from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 from tests.conftest import FIXTURES, ROOT, TODAY, write_found_lock
 
@@ -46,24 +47,45 @@ def build_fixture(base: Path, objectives: tuple[str, ...] = OBJECTIVES) -> Built
     return Built(base / "out" / "demo", build_view(content, CitationLock.load(content.folder)), err.getvalue())
 
 
+def kind(q: QuestionView) -> str:
+    """The neutral kind of LMS question a view question becomes, from its one part's shape: what the tests
+    read every format back into (each format names these in its own words)."""
+    part = q.parts[0]
+    if isinstance(part, Choices):
+        return "true_false" if part.true_false else "multiple" if part.multiple else "single"
+    if isinstance(part, Text):
+        return "fill_in" if part.auto else "essay"
+    return {Pairs: "matching", Sequence: "ordering", Numeric: "numeric"}[type(part)]
+
+
+def number(value: float, low: float, high: float) -> tuple[float, float, float]:
+    """A numeric answer as (value, low, high), rounded so that value ± tolerance in any format compares."""
+    return round(value, 9), round(low, 9), round(high, 9)
+
+
 def expected(q: QuestionView) -> dict:
     """A question as every export should hold it, in one neutral shape the tests parse each format back into."""
-    answers = {a.id: a for a in q.answers}
-    used = {p.answer_id for p in q.pairs}
-    items = {i.id: i for i in q.items}
-    return {
-        "id": q.id, "kind": kind(q), "stem": block_html(q.stem_md), "feedback": feedback_html(q),
-        "options": [(inline_html(o.text_md), o.correct) for o in q.options],
-        "accepted": list(q.accepted_answers),
-        "pairs": [(inline_html(p.prompt_md), plain(answers[p.answer_id].text_md)) for p in q.pairs],
-        "extras": [plain(a.text_md) for a in q.answers if a.id not in used],
-        "order": [inline_html(items[i].text_md) for i in q.correct_order],
-    }
+    part = q.parts[0]
+    want = {"id": q.id, "kind": kind(q), "stem": block_html(q.stem_md), "feedback": feedback_html(q)}
+    if isinstance(part, Choices):
+        want["options"] = [(inline_html(o.text_md), o.correct) for o in part.options]
+    elif isinstance(part, Text):
+        want["accepted"] = list(part.accepted)
+    elif isinstance(part, Pairs):
+        used = {p.answer_id for p in part.prompts}
+        want["pairs"] = [(inline_html(p.text_md), to_plain(part.answer_of(p).text_md)) for p in part.prompts]
+        want["extras"] = [to_plain(a.text_md) for a in part.answers if a.id not in used]
+    elif isinstance(part, Sequence):
+        want["order"] = [inline_html(i.text_md) for i in part.in_order()]
+    elif isinstance(part, Numeric):
+        want["number"] = number(part.value, part.low, part.high)
+    return blank(**want)
 
 
 def blank(**fields) -> dict:
     """The neutral shape with nothing in it, for parsers to fill."""
-    return {"id": "", "kind": "", "stem": "", "feedback": "", "options": [], "accepted": [], "pairs": [], "extras": [], "order": []} | fields
+    return {"id": "", "kind": "", "stem": "", "feedback": "", "options": [], "accepted": [], "pairs": [], "extras": [], "order": [],
+            "number": None} | fields
 
 
 def parse_gift(path: Path) -> tuple[int, str]:

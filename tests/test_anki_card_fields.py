@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+from pipeline.questions import TYPES, make_question
 from pipeline.render.anki.card_fields import answer_html, cloze_html, options_html, sources_html
 from pipeline.text import cloze
 from pipeline.view.model import CitationView, QuestionView
 from schema.citation_status import Status
-from schema.models import MatchPair, Question
 from tests.viewkit import view_of
 
 
@@ -33,7 +33,8 @@ def test_text_without_marks_is_plain_inline_markdown():
 
 
 def _question(**kw) -> QuestionView:
-    return view_of(Question(id="q", stem="s", explanation="e", shuffle=False, **kw))
+    keep_order = {"shuffle": False} if "shuffle" in TYPES[kw["type"]].model.model_fields else {}
+    return view_of(make_question(id="q", stem="s", explanation="e", **keep_order, **kw))
 
 
 def test_options_and_answers_are_lettered():
@@ -49,21 +50,23 @@ def test_options_and_answers_are_lettered():
 
 
 def test_letters_follow_the_display_order():
-    shuffled = view_of(Question(id="6.1-q1", type="single", stem="s", explanation="e", options=["a", "b", "c", "d"], answer="b"))
-    marked = [("right" if o.correct else "dim", o.text_md) for o in shuffled.options]
+    shuffled = view_of(make_question(id="6.1-q1", type="single", stem="s", explanation="e", options=["a", "b", "c", "d"], answer="b"))
+    options = shuffled.parts[0].options
+    marked = [("right" if o.correct else "dim", o.text_md) for o in options]
     assert answer_html(shuffled) == '<ol type="A" class="marked">' + "".join(f'<li class="{c}">{t}{" ✓" if c == "right" else ""}</li>' for c, t in marked) + "</ol>"
-    assert [o.id for o in shuffled.options] != ["a", "b", "c", "d"]  # this id's seed does reorder them
+    assert [o.id for o in options] != ["a", "b", "c", "d"]  # this id's seed does reorder them
 
 
 def test_matching_and_ordering_show_their_parts():
-    pairs = [MatchPair(prompt="one", answer="1"), MatchPair(prompt="two", answer="2")]
+    pairs = [{"prompt": "one", "answer": "1"}, {"prompt": "two", "answer": "2"}]
     matching = _question(type="matching", pairs=pairs, extra_answers=["3"])
     assert options_html(matching) == '<ol class="prompts" type="1"><li>one</li><li>two</li></ol><div class="label">Answers</div><ol type="A"><li>1</li><li>2</li><li>3</li></ol>'
     assert answer_html(matching) == "<ul><li>1. one → A. 1</li><li>2. two → B. 2</li></ul>"
-    ordering = view_of(Question(id="ord", type="ordering", stem="s", explanation="e", items=["x", "y", "z"]))
-    shown = [i.text_md for i in ordering.items]
+    ordering = view_of(make_question(id="ord", type="ordering", stem="s", explanation="e", items=["x", "y", "z"]))
+    items = ordering.parts[0].items
+    shown = [i.text_md for i in items]
     assert shown != ["x", "y", "z"] and sorted(shown) == ["x", "y", "z"]
-    expected = "".join(f"<li>{next(i.letter for i in ordering.items if i.text_md == t)}. {t}</li>" for t in "xyz")
+    expected = "".join(f"<li>{next(i.letter for i in items if i.text_md == t)}. {t}</li>" for t in "xyz")
     assert answer_html(ordering) == f"<ol>{expected}</ol>"
 
 

@@ -1,15 +1,45 @@
-"""The stages stay apart: renderers read only the exam view; no import cycles among the pipeline's modules."""
+"""The stages stay apart: packages depend downwards only, renderers read only the exam view, and importing
+the view's model loads no YAML, lock, clock or network code."""
 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from pipeline.paths import ROOT
 
-PIPELINE = ROOT / "pipeline"
+CODE = (ROOT / "pipeline", ROOT / "schema")
+
+# The layers, lowest first. A module belongs to the component with the longest matching name; it may import
+# its own component and any lower one, never a higher one. Within a component imports are free (but acyclic).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("pipeline", "schema.fields", "schema.citation_status", "pipeline.errors", "pipeline.paths", "pipeline.position",
+     "pipeline.diagnostics", "pipeline.today", "pipeline.text"),  # the vocabulary: no stage of its own
+    ("pipeline.shapes",),  # interaction shapes and grading
+    ("pipeline.questions",),  # question types: their models, checks and parts
+    ("schema",),  # the content model and the bank's contract
+    ("pipeline.view",),  # the exam view's shapes: what every renderer reads
+    ("pipeline.publish",),  # atomic writes and generations
+    ("pipeline.load",),  # YAML -> models, with positions
+    ("pipeline.citations",),  # the network, quotes against pages, the lock
+    ("pipeline.check",),  # offline checks (they read the lock)
+    ("pipeline.practice",),  # generated questions, coverage
+    ("pipeline.derive",),  # content + locks + today -> the exam view
+    ("pipeline.render",),  # one module per output, and their registry
+    ("pipeline.findings",),  # what an audit found, where it lands in the outputs
+    ("pipeline.config", "pipeline.build"),
+    ("pipeline.cli", "pipeline.__main__"),
+)
 # What a renderer must not reach for: the view has already settled all of it.
-FORBIDDEN_IN_RENDERERS = ("pipeline.citations.lock", "pipeline.today", "pipeline.load", "pipeline.derive.build", "pipeline.check", "yaml")
+FORBIDDEN_IN_RENDERERS = ("pipeline.citations", "pipeline.today", "pipeline.load", "pipeline.derive", "pipeline.check", "yaml", "ruamel")
+# What importing the view's model must not load (checked in a fresh interpreter, transitive imports included).
+NOT_UNDER_THE_VIEW = ("yaml", "ruamel", "requests", "urllib3", "lxml", "http.client", "pipeline.load", "pipeline.citations",
+                      "pipeline.today", "pipeline.derive", "pipeline.practice", "pipeline.check", "pipeline.render")
 
 
 def module_name(path: Path) -> str:
@@ -31,9 +61,45 @@ def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
     return found
 
 
+def layer_of(module: str) -> int | None:
+    """The layer of the component `module` belongs to (longest matching name), None outside the project."""
+    best: tuple[int, int] | None = None
+    for number, components in enumerate(LAYERS):
+        for component in components:
+            matches = module == component or module.startswith(component + ".")
+            if matches and (best is None or len(component) > best[1]):
+                best = (number, len(component))
+    return best[0] if best else None
+
+
+def _modules() -> dict[str, Path]:
+    return {module_name(p): p for folder in CODE for p in folder.rglob("*.py")}
+
+
+def test_every_module_belongs_to_a_layer():
+    assert [m for m in _modules() if layer_of(m) is None] == []
+
+
+def test_packages_depend_downwards_only():
+    modules = _modules()
+    upward = []
+    for name, path in sorted(modules.items()):
+        for imported in sorted(imports_of(path, top_level_only=True)):
+            if imported in modules and layer_of(imported) > layer_of(name):
+                upward.append(f"{name} (layer {layer_of(name)}) imports {imported} (layer {layer_of(imported)})")
+    assert upward == []
+    assert len(modules) > 100  # the walk saw the code
+
+
+def test_the_layer_check_would_catch_an_upward_import():
+    assert layer_of("pipeline.render.anki.deck") > layer_of("pipeline.view.model") > layer_of("pipeline.questions.single")
+    assert layer_of("pipeline.citations.blast") == layer_of("pipeline.citations")  # what the audit once imported
+    assert layer_of("pipeline.render.anki.deck_notes") > layer_of("pipeline.citations.lock")
+
+
 def test_renderers_import_neither_the_lock_nor_today_nor_the_loader_nor_yaml():
     offenders = []
-    for path in sorted((PIPELINE / "render").rglob("*.py")):
+    for path in sorted((ROOT / "pipeline" / "render").rglob("*.py")):
         for name in sorted(imports_of(path)):
             if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN_IN_RENDERERS):
                 offenders.append(f"{path.relative_to(ROOT)} imports {name}")
@@ -46,9 +112,18 @@ def test_the_forbidden_list_would_catch_an_offender(tmp_path):
     assert {"pipeline.citations.lock", "yaml"} <= imports_of(sample)
 
 
+@pytest.mark.parametrize("module", ["pipeline.view.model", "pipeline.view", "pipeline.shapes.grading"])
+def test_importing_the_view_loads_no_yaml_lock_clock_or_network(module):
+    script = f"import sys, json; import {module}; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    loaded = json.loads(done.stdout)
+    assert module in loaded and "pipeline.shapes.parts" in loaded  # the probe ran and saw the view's own imports
+    assert [m for m in loaded if any(m == bad or m.startswith(bad + ".") for bad in NOT_UNDER_THE_VIEW)] == []
+
+
 def test_no_import_cycles_at_module_level():
-    """Module-level imports among pipeline modules form no cycle (imports under TYPE_CHECKING do not count)."""
-    modules = {module_name(p): p for p in PIPELINE.rglob("*.py")}
+    """Module-level imports among the project's modules form no cycle (imports under TYPE_CHECKING do not count)."""
+    modules = _modules()
     graph = {name: {m for m in imports_of(path, top_level_only=True) if m in modules and m != name} for name, path in modules.items()}
     cycle = _find_cycle(graph)
     assert cycle is None, " -> ".join(cycle or [])

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
+from pypdf import PdfReader
 
 from pipeline import build as build_module
 from pipeline.check.validate import validate
@@ -139,6 +141,34 @@ def test_a_comment_line_that_moves_questions_rebuilds_only_the_bank(run_cli, mak
     run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))
     changed = sorted(name for name, stamp in stamps.items() if (out / "demo" / name).stat().st_mtime_ns != stamp)
     assert changed == ["bank.json"]
+
+
+def test_paper_letter_after_a4_rewrites_only_the_guide(run_cli, make_sources, tmp_path):
+    """An option belongs to the outputs that declare it (`Output.options`): the paper size is the guide's."""
+    sources, out = make_sources("valid"), tmp_path / "out"
+    assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out)).code == 0
+    stamps = {str(p.relative_to(out / "demo")): p.stat().st_mtime_ns for p in (out / "demo").rglob("*") if p.is_file()}
+    letter = run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out), "--paper", "letter")
+    assert letter.code == 0, letter.err
+    changed = sorted(name for name, stamp in stamps.items() if (out / "demo" / name).stat().st_mtime_ns != stamp)
+    assert changed == ["study-guide.pdf"] and len(stamps) > 10
+    wrote = [line for line in letter.err.splitlines() if line.startswith("wrote ")]
+    assert len(wrote) == 1 and wrote[0].endswith("/demo/study-guide.pdf"), letter.err
+    width, height = PdfReader(out / "demo" / "study-guide.pdf").pages[0].mediabox.upper_right
+    assert (round(float(width)), round(float(height))) == (612, 792)  # US letter, in points
+
+
+def test_the_deck_keeps_its_note_times_beside_the_sources_through_the_build(run_cli, make_sources, tmp_path):
+    """The renderer hands its state to the build, which writes it once the outputs are published."""
+    sources, out = make_sources("valid"), tmp_path / "out"
+    state = sources / "demo" / "deck.state.json"
+    assert not state.exists()
+    assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out)).code == 0
+    first = json.loads(state.read_text(encoding="utf-8"))["notes"]
+    assert first and all(set(entry) == {"hash", "mod"} for entry in first.values())
+    stamp = state.stat().st_mtime_ns
+    assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out), "--force").code == 0
+    assert state.stat().st_mtime_ns == stamp  # the same notes: nothing to write
 
 
 def test_a_deleted_objective_leaves_no_page_behind(make_sources, tmp_path, monkeypatch):

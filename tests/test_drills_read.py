@@ -41,19 +41,19 @@ def built(request, run_cli, make_sources, tmp_path):
 
 
 def _leaks(q: dict, glossary: dict[str, str], texts) -> list[str]:
-    """What of `texts` (stem, options, prompts as the output shows them) holds a form of the answer."""
-    found = []
+    """What of `texts` (the stem as the output shows it), the options and the prompts holds a form of the answer."""
+    part, found = q["parts"][0], []
     if q["generated"] == "which-term":
-        answer = next(o["text"] for o in q["options"] if o["correct"])
+        answer = next(o["text"] for o in part["options"] if o["correct"])
         forms = _forms(answer, glossary)
-        found += [t for t in texts["stem"] + [o["text"] for o in q["options"] if not o["correct"]] if word_forms.found(forms, t)]
+        found += [t for t in texts["stem"] + [o["text"] for o in part["options"] if not o["correct"]] if word_forms.found(forms, t)]
     elif q["generated"] == "matching":
-        answers = {a["id"]: a["text"] for a in q["answers"]}
-        found += [p["prompt"] for p in q["pairs"] if word_forms.found(_forms(answers[p["answer_id"]], glossary), p["prompt"])]
-        found += [p["prompt"] for p in q["pairs"] if "_____" in p["prompt"]]
-        found += ["as many answers as prompts"] * (len(q["answers"]) <= len(q["pairs"]))
+        answers = {a["id"]: a["text"] for a in part["answers"]}
+        found += [p["prompt"] for p in part["prompts"] if word_forms.found(_forms(answers[p["answer_id"]], glossary), p["prompt"])]
+        found += [p["prompt"] for p in part["prompts"] if "_____" in p["prompt"]]
+        found += ["as many answers as prompts"] * (len(part["answers"]) <= len(part["prompts"]))
     elif q["generated"] == "cloze":
-        forms = word_forms.answer_forms(*q["accepted_answers"])
+        forms = word_forms.answer_forms(*part["accepted"])
         found += [t for t in texts["stem"] if word_forms.found(forms, t)]
     return found
 

@@ -13,9 +13,9 @@ import pytest
 from pipeline.check.validate import validate
 from pipeline.practice.distractors import Candidate, pick_distractors
 from pipeline.practice.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate
-from pipeline.practice.term_forms import slug
 from pipeline.practice.terms import without_asides
 from pipeline.text.plaintext import to_plain
+from pipeline.text.slug import slug
 from schema.models import Term
 from tests.conftest import FULL, TODAY
 
@@ -89,9 +89,9 @@ def test_cloze_gaps_hints_terms_numbers_and_code_spans(demo):
     ids = _by_id(generation)
     hint = ids["gen-cloze-1.2-hint-c1"]
     assert hint.question.stem == "*Four more terms*. Fill in the gap:\n\nA _____ (what part?) is a small piece of a machine."
-    assert (hint.question.type, hint.question.answer, hint.accepted_answers) == ("short_answer", "widget", ("widget", "Widget")[:1])
+    assert (hint.question.type, hint.question.answer, tuple(hint.question.accept)) == ("short_answer", "widget", ("widget", "Widget")[:1])
     assert ids["gen-cloze-1.2-two-numbers-c2"].question.stem.endswith("Gizmos spin and _____ mesh.")
-    assert ids["gen-cloze-1.2-two-numbers-c1"].accepted_answers == ("Gizmos", "Gizmo")  # the term's own name too
+    assert tuple(ids["gen-cloze-1.2-two-numbers-c1"].question.accept) == ("Gizmos", "Gizmo")  # the term's own name too
     assert ("gen-cloze-1.2-same-number-twice-c1", "several_gaps") in {(d.id, d.reason) for d in generation.dropped}  # one idea per gap
     assert "`_____`" in ids["gen-cloze-1.2-in-code-c1"].question.stem
 

@@ -62,7 +62,7 @@ def test_the_answer_key_is_whole(pdf, sample, tmp_path):
     for item in items:
         assert _norm(item.key_line) in key, item.question.id  # the explanation's first sentence, whole
         assert item.key_line.endswith((".", "?", "!", ")")), item.key_line
-        if item.question.type == "short_answer" and not item.question.accepted_answers:
+        if item.question.type == "short_answer" and not item.question.parts[0].accepted:
             assert _norm(to_plain(item.question.answer_md)) in key, item.question.id  # the model answer, whole
 
 

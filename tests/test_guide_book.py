@@ -94,7 +94,7 @@ def test_glossary_points_at_the_term_where_it_is_explained(sample, tmp_path):
 
 
 def book_slug(term: str) -> str:
-    from pipeline.practice.term_forms import slug
+    from pipeline.text.slug import slug
 
     return slug(term)
 
@@ -119,5 +119,5 @@ def test_long_code_lines_are_cut_at_spaces_and_marked_continued():
 
 def test_write_in_space_follows_the_model_answer(sample, tmp_path):
     items = build_guide(context(sample, tmp_path)).practice
-    lines = {i.question.id: book.answer_lines(i.question) for i in items if i.question.type == "short_answer"}
+    lines = {i.question.id: book.answer_lines(i.question.parts[0]) for i in items if i.question.type == "short_answer"}
     assert min(lines.values()) == 1 and max(lines.values()) > 1

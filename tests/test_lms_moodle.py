@@ -150,7 +150,7 @@ def test_stars_are_escaped_and_a_quote_holding_the_cdata_end_comes_back(built):
     assert "“A star ]]&gt; matches anything.”" in single["feedback"]
     assert "<text>2\\*3 = six: #1</text>" in text
     cloze = next(q for q in built.view.questions if q.id == "gen-cloze-2.1-star-c1")
-    assert cloze.accepted_answers == ("2*3 = six: #1",)
+    assert cloze.parts[0].accepted == ("2*3 = six: #1",)
 
 
 def test_the_essay_carries_its_model_answer_for_the_grader(built):

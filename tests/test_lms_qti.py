@@ -11,6 +11,7 @@ import zipfile
 
 import pytest
 
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from tests.lmskit import blank, build_fixture, expected
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
@@ -144,22 +145,29 @@ def test_every_item_reads_back_as_the_view_has_it(built, package):
 
 def test_responses_agree_with_the_view(built, package):
     items = _items(package)
+    checked = set()
     for q in built.view.questions:
-        root = items[f"items/q_{q.id}.xml"]
+        root, part = items[f"items/q_{q.id}.xml"], q.parts[0]
         declaration = _response(root)
-        if q.type in ("single", "true_false"):
-            assert (declaration.get("cardinality"), _correct(root)) == ("single", [o.id for o in q.correct_options])
-        elif q.type == "multiple":
+        if isinstance(part, Choices) and not part.multiple:
+            assert (declaration.get("cardinality"), _correct(root)) == ("single", [o.id for o in part.correct])
+        elif isinstance(part, Choices):
             mapping = _mapping(root)
-            assert declaration.get("cardinality") == "multiple" and _correct(root) == [o.id for o in q.correct_options]
+            assert declaration.get("cardinality") == "multiple" and _correct(root) == [o.id for o in part.correct]
             assert abs(sum(v for v in mapping.values() if v > 0) - 1) < 1e-5
-            assert len(mapping) == len(q.options) and all((v > 0) == o.correct for o, v in zip(q.options, mapping.values(), strict=True))
-        elif q.type == "matching":
-            assert declaration.get("baseType") == "directedPair" and _correct(root) == [f"{p.id} {p.answer_id}" for p in q.pairs]
-        elif q.type == "ordering":
-            assert declaration.get("cardinality") == "ordered" and _correct(root) == list(q.correct_order)
-        elif q.accepted_answers:
-            assert declaration.get("baseType") == "string" and list(_mapping(root)) == list(q.accepted_answers)
+            assert len(mapping) == len(part.options) and all((v > 0) == o.correct for o, v in zip(part.options, mapping.values(), strict=True))
+        elif isinstance(part, Pairs):
+            assert declaration.get("baseType") == "directedPair" and _correct(root) == [f"{p.id} {p.answer_id}" for p in part.prompts]
+        elif isinstance(part, Sequence):
+            assert declaration.get("cardinality") == "ordered" and _correct(root) == list(part.correct_order)
+        elif isinstance(part, Text) and part.auto:
+            assert declaration.get("baseType") == "string" and list(_mapping(root)) == list(part.accepted)
+        elif isinstance(part, Numeric):
+            assert declaration.get("baseType") == "float" and [float(v) for v in _correct(root)] == [part.value]
+        else:
+            continue
+        checked.add(part.shape)
+    assert checked == {"choices", "pairs", "sequence", "text"} | ({"numeric"} if any(q.shapes == ("numeric",) for q in built.view.questions) else set())
 
 
 def test_a_changed_answer_is_caught(built, package):
@@ -168,5 +176,5 @@ def test_a_changed_answer_is_caught(built, package):
     q = next(q for q in built.view.questions if q.id == "1.1-q1")
     root = ET.fromstring(ET.tostring(items["items/q_1.1-q1.xml"]))
     value = next(_response(root).iter(f"{QTI}value"))
-    value.text = next(o.id for o in q.options if not o.correct)
+    value.text = next(o.id for o in q.parts[0].options if not o.correct)
     assert read_item(root) != _as_signatures(expected(q))

@@ -97,7 +97,7 @@ def test_misspelt_answer_gets_did_you_mean(run_cli, make_sources):
     ("summary: What things are.", "summary: true", "summary: expected text, got true"),
     ("summary: What things are.", "summary:", "summary: expected text, got nothing (an empty value)"),
     ("terms:\n  - {term: Thing, definition: An object made of stuff.}", "terms: {term: Thing}", "terms: expected a list, got a mapping (key: value)"),
-    ("    answer: true\n", "    answer: [true]\n", "questions[2].answer: unexpected value a list; expected"),
+    ("    answer: true\n", "    answer: [true]\n", "questions[2].answer: expected true or false, got a list"),
 ])
 def test_messages_use_yaml_words_not_python_type_names(run_cli, make_sources, old, new, expected):
     found = errors(run_cli, objective_with(make_sources, old, new))

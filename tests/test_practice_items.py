@@ -53,22 +53,27 @@ def _terms(content) -> dict[str, str]:
 # --- option order -------------------------------------------------------------------------------
 
 
+def _options(q):
+    """A choice question's options, in display order."""
+    return q.parts[0].options
+
+
 def test_no_position_holds_more_than_40_percent_of_single_choice_answers(sample_view):
     # measured over the shuffled ones: numbers stand in numerical order, where the answer's place says nothing
-    singles = [q for q in sample_view.questions if q.type == "single" and len(q.options) >= 3 and q.option_order != "numeric"]
-    places = Counter(o.letter for q in singles for o in q.correct_options)
+    singles = [q for q in sample_view.questions if q.type == "single" and len(_options(q)) >= 3 and not q.parts[0].numeric]
+    places = Counter(o.letter for q in singles for o in q.parts[0].correct)
     assert len(singles) >= 15 and max(places.values()) <= 0.4 * len(singles), places
 
 
 def test_no_multiple_choice_item_shows_all_its_correct_options_first(sample_view):
     for q in (q for q in sample_view.questions if q.type == "multiple"):
-        n = len(q.correct_options)
-        assert not all(o.correct for o in q.options[:n]) or n == len(q.options), q.id
+        n = len(q.parts[0].correct)
+        assert not all(o.correct for o in _options(q)[:n]) or n == len(_options(q)), q.id
 
 
 def test_coverage_shows_where_answers_sit(sample_view):
     rows = [o for s in sample_view.coverage.sections for o in s.objectives]
-    singles = [q for q in sample_view.questions if q.type == "single" and len(q.options) >= 3 and q.option_order != "numeric"]
+    singles = [q for q in sample_view.questions if q.type == "single" and len(_options(q)) >= 3 and not q.parts[0].numeric]
     assert sum(sum(o.answer_positions.values()) for o in rows) == len(singles)
     assert sum(sum(o.by_type.values()) for o in rows) == len(sample_view.questions)
     assert all(sum(o.by_difficulty.values()) == o.authored + o.generated for o in rows)
@@ -77,18 +82,18 @@ def test_coverage_shows_where_answers_sit(sample_view):
 
 def test_changing_one_question_reorders_no_other(make_sources):
     sources = make_sources("valid", "terms_four", "item_flaws")
-    before = {q.id: [o.id for o in q.options] for q in _view(_content(sources)).questions}
+    before = {q.id: [o.id for o in getattr(q.parts[0], "options", ())] for q in _view(_content(sources)).questions}
     path = sources / "demo" / "item_flaws.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace('options: ["8", "8 or 16", "32"]', 'options: ["8", "8 or 16", "32", "64"]'), encoding="utf-8")
-    after = {q.id: [o.id for o in q.options] for q in _view(_content(sources)).questions}
+    after = {q.id: [o.id for o in getattr(q.parts[0], "options", ())] for q in _view(_content(sources)).questions}
     assert {qid for qid in before if before[qid] != after[qid]} == {"1.6-overlap"}
     assert len(before) > 10
 
 
 def test_numeric_options_ascend_in_every_question_and_leave_the_balance(sample_view):
-    numeric = [q for q in sample_view.questions if q.option_order == "numeric"]
+    numeric = [q for q in sample_view.questions if q.type in ("single", "multiple") and q.parts[0].numeric]
     assert [q.id for q in numeric] == ["6.1-q1"]  # "2", "4", "8", "16"
-    assert [o.text_md for o in numeric[0].options] == ["2", "4", "8", "16"]
+    assert [o.text_md for o in _options(numeric[0])] == ["2", "4", "8", "16"]
     from pipeline.shapes.order import numeric_order
 
     assert numeric_order(["16", "2", "4", "8"]) == [1, 2, 3, 0] and numeric_order(["5%", "30%", "It adds no compute"]) is None
@@ -118,7 +123,7 @@ def _leaking(content) -> list[str]:
             found += [f"{q.id}: {p.prompt}" for p in q.pairs if word_forms.found(_forms(p.answer, definitions[p.answer]), p.prompt) or "_____" in p.prompt]
             found += [f"{q.id}: as many answers as prompts"] * (len(q.extra_answers) < 1)
         if sourced.rule == "cloze":
-            found += [f"{q.id}: {stem}"] * bool(word_forms.found(word_forms.answer_forms(*sourced.accepted_answers), stem))
+            found += [f"{q.id}: {stem}"] * bool(word_forms.found(word_forms.answer_forms(*q.accept), stem))
         if "\\_" in q.stem:
             found.append(f"{q.id}: backslash blank")
     return found
@@ -189,7 +194,7 @@ def test_distractors_are_of_the_answers_kind(sample_view):
 
     kinds = {t.term: kind_of(t.definition, t.kind) for o in _content(FULL).objectives for t in o.terms}
     made = [q for q in sample_view.questions if q.generated == "which-term"]
-    assert made and all(len({kinds[o.text_md] for o in q.options}) == 1 for q in made), [(q.id, [kinds[o.text_md] for o in q.options]) for q in made]
+    assert made and all(len({kinds[o.text_md] for o in _options(q)}) == 1 for q in made), [(q.id, [kinds[o.text_md] for o in _options(q)]) for q in made]
     assert kind_of("A setting chosen before training") == "setting" and kind_of("Said of an operation whose run time ...") == "property"
     assert kind_of("Keeping only some activations") == "technique" and kind_of("PyTorch's loss-scaling helper for float16") == "tool"
     assert kind_of("A widget.", "gadget") == "gadget"  # declared: as written
@@ -197,7 +202,7 @@ def test_distractors_are_of_the_answers_kind(sample_view):
 
 def test_same_objective_first(sample_view):
     objective_of = {t.term: o.id for o in _content(FULL).objectives for t in o.terms}
-    wrong = [(q.objective, o.text_md) for q in sample_view.questions if q.generated == "which-term" for o in q.options if not o.correct]
+    wrong = [(q.objective, o.text_md) for q in sample_view.questions if q.generated == "which-term" for o in _options(q) if not o.correct]
     same = sum(objective_of[text] == objective for objective, text in wrong)
     assert same / len(wrong) >= 0.75, f"{same} of {len(wrong)}"
 
@@ -250,9 +255,9 @@ def test_bank_states_the_rule_and_lists_accepted_answers(run_cli, make_sources, 
     assert result.code == 0, result.err
     bank = json.loads((tmp_path / "out" / "demo" / "bank.json").read_text())
     kv = next(q for q in bank["questions"] if q["id"] == "gen-cloze-1.5-kv-cache-c1")
-    assert kv["accepted_answers"] == ["KV cache", "key-value cache"]  # the term's expansion counts too
+    assert [p["accepted"] for p in kv["parts"]] == [["KV cache", "key-value cache"]]  # the term's expansion counts too
     schema = json.loads((ROOT / "schema" / "bank.schema.json").read_text())
-    assert "case, spacing and punctuation ignored" in schema["$defs"]["BankQuestion"]["properties"]["accepted_answers"]["description"]
+    assert "case, spacing and punctuation ignored" in schema["$defs"]["TextPart"]["properties"]["accepted"]["description"]
 
 
 def test_option_order_is_the_same_in_bank_guide_and_deck_and_across_builds(run_cli, make_sources, tmp_path):
@@ -268,7 +273,7 @@ def test_option_order_is_the_same_in_bank_guide_and_deck_and_across_builds(run_c
         assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(tmp_path / out)).code == 0
     bank_a, bank_b = ((tmp_path / out / "demo" / "bank.json").read_bytes() for out in ("a", "b"))
     assert bank_a == bank_b
-    in_bank = {q["id"]: [o["text_html"] for o in q["options"]] for q in json.loads(bank_a)["questions"] if q["type"] in ("single", "multiple")}
+    in_bank = {q["id"]: [o["text_html"] for o in q["parts"][0]["options"]] for q in json.loads(bank_a)["questions"] if q["type"] in ("single", "multiple")}
 
     html = guide_html(RenderContext(_view(_content(sources)), tmp_path))
     in_guide = {qid: re.findall(r'<li><span class="letter">[A-Z]</span> (.*?)</li>', html.split(f'id="q-{qid}"')[1].split("</ol>")[0])

@@ -1,51 +1,103 @@
-"""Question types are plug-ins: every output renders every registered type (or names why it cannot)."""
+"""Question types are plug-ins: each module of pipeline/questions/ declares its model, checks and parts; every
+output writes shapes, and what an output cannot hold is derived and said, never an empty field."""
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 import typing
 
 import pytest
+from pydantic import ValidationError
 
-from pipeline.questions import TYPES
-from pipeline.render import RENDERERS, output
-from schema.models import Question, QuestionType
-
-
-def test_the_registry_and_the_schema_name_the_same_types():
-    assert set(TYPES) == set(typing.get_args(QuestionType))
-
-
-@pytest.mark.parametrize("name", sorted(RENDERERS))
-def test_every_output_renders_every_type(name):
-    module = importlib.import_module(output(RENDERERS[name]).module)
-    supported = set(getattr(module, "TYPES", ()))
-    skipped = set(getattr(module, "SKIPPED", {}))  # a format that cannot hold a type says why, per type
-    missing = set(TYPES) - supported - skipped
-    assert not missing, f"output {name!r} ({module.__name__}) renders no {sorted(missing)} questions: add it to its TYPES with its templates"
+from pipeline.questions import QUESTION, TYPES, make_question
+from pipeline.render.support import holds, writable
+from pipeline.shapes.parts import SHAPE_NAMES
+from schema.models import Objective
+from tests.viewkit import view_of as question_view_of
 
 
-@pytest.mark.parametrize("kind", sorted(TYPES))
-def test_a_field_a_type_does_not_take_is_an_error(kind):
-    extra = {"options": ["a", "b"], "answer": "a", "pairs": [{"prompt": "p", "answer": "q"}], "items": ["x", "y", "z"]}
-    unused = [f for f in extra if f not in TYPES[kind].fields]
-    question = Question(id="q", type=kind, stem="s", explanation="e", **{f: extra[f] for f in unused})
-    problems = TYPES[kind].check(question)
-    assert {path[0] for path, _, code in problems if code == "question-options" and "takes no" in _} == set(unused)
+def test_every_type_is_a_member_of_the_union_and_names_itself():
+    (annotated,) = typing.get_args(Objective.model_fields["questions"].annotation)  # list[Question]
+    union = typing.get_args(annotated)[0]
+    assert {typing.get_args(m.model_fields["type"].annotation)[0] for m in typing.get_args(union)} == set(TYPES)
+    assert all(typing.get_args(t.model.model_fields["type"].annotation) == (name,) for name, t in TYPES.items())
+
+
+# One valid source per type; a test below fails when a type is added without one.
+EXAMPLES = {
+    "single": {"options": ["a", "b", "c"], "answer": "b"},
+    "multiple": {"options": ["a", "b", "c"], "answer": ["a", "c"]},
+    "true_false": {"answer": True},
+    "short_answer": {"answer": "A model answer.", "accept": ["model"]},
+    "matching": {"pairs": [{"prompt": "one", "answer": "1"}, {"prompt": "two", "answer": "2"}], "extra_answers": ["3"]},
+    "ordering": {"items": ["x", "y", "z"]},
+}
+
+
+def test_every_type_has_an_example_here():
+    assert set(EXAMPLES) == set(TYPES)
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_a_type_turns_its_source_into_parts_of_known_shapes_with_an_answer(name):
+    q = make_question(id=f"q-{name}", type=name, stem="s", explanation="e", **EXAMPLES[name])
+    kind = TYPES[name]
+    parts = kind.parts(q)
+    assert parts and all(p.shape in SHAPE_NAMES for p in parts)
+    assert kind.check(q) == []
+    assert kind.answer_text(q, parts).strip()
+    assert kind.prompt_for(q).endswith((".", "?"))
+
+
+@pytest.mark.parametrize("name", sorted(TYPES))
+def test_a_field_another_type_takes_is_refused_by_the_schema(name):
+    others = {field for other, example in EXAMPLES.items() if other != name for field in example} - set(EXAMPLES[name])
+    assert others, "every type has a field of its own"
+    for field in sorted(others):
+        source = {"id": "q", "type": name, "stem": "s", "explanation": "e", **EXAMPLES[name], field: EXAMPLES_VALUE[field]}
+        with pytest.raises(ValidationError) as caught:
+            QUESTION.validate_python(source)
+        assert [e["type"] for e in caught.value.errors()] == ["extra_forbidden"], field
+
+
+EXAMPLES_VALUE = {field: value for example in EXAMPLES.values() for field, value in example.items()}
 
 
 def test_matching_rules():
     pairs = [{"prompt": "one", "answer": "1"}, {"prompt": "two", "answer": "1"}]
-    problems = TYPES["matching"].check(Question(id="q", type="matching", stem="s", explanation="e", pairs=pairs))
+    problems = TYPES["matching"].check(make_question(id="q", type="matching", stem="s", explanation="e", pairs=pairs))
     assert [(path, message) for path, message, _ in problems] == [
         (("pairs", 1, "answer"), "answer '1' is given twice; every answer of a matching question must differ")
     ]
-    one = TYPES["matching"].check(Question(id="q", type="matching", stem="s", explanation="e", pairs=pairs[:1]))
+    one = TYPES["matching"].check(make_question(id="q", type="matching", stem="s", explanation="e", pairs=pairs[:1]))
     assert [m for _, m, _ in one] == ["a matching question needs 2 to 8 pairs, got 1"]
 
 
 def test_ordering_rules():
-    two = TYPES["ordering"].check(Question(id="q", type="ordering", stem="s", explanation="e", items=["a", "b"]))
+    two = TYPES["ordering"].check(make_question(id="q", type="ordering", stem="s", explanation="e", items=["a", "b"]))
     assert [m for _, m, _ in two] == ["an ordering question needs 3 to 8 items, got 2"]
-    same = TYPES["ordering"].check(Question(id="q", type="ordering", stem="s", explanation="e", items=["a", "b", "A"]))
+    same = TYPES["ordering"].check(make_question(id="q", type="ordering", stem="s", explanation="e", items=["a", "b", "A"]))
     assert [(p, m) for p, m, _ in same] == [(("items", 2), "item 'A' is given twice; items must differ")]
+
+
+@dataclasses.dataclass(frozen=True)
+class Hotspot:
+    """A shape no output has a writer for: what a new, unsupported interaction would look like."""
+
+    shape: typing.ClassVar[str] = "hotspot"
+    x: int = 0
+
+    def answer_md(self) -> str:
+        return "(10, 20)"
+
+
+def test_a_shape_an_output_has_no_writer_for_is_skipped_with_a_warning_naming_the_question():
+    plain = question_view_of(make_question(id="ok-1", type="true_false", stem="s", explanation="e", answer=True))
+    odd = dataclasses.replace(plain, id="odd-1", parts=(Hotspot(),))
+    warnings: list[str] = []
+    kept = writable([plain, odd], {"choices": object()}, "demo", warnings, why={"hotspot": "no hotspots here"})
+    assert [q.id for q in kept] == ["ok-1"]
+    assert warnings == ["demo: question odd-1 (true_false) skipped: no hotspots here"]
+    assert holds(odd, {"choices": 1}) == "hotspot" and holds(plain, {"choices": 1}) is None
+    two = dataclasses.replace(plain, id="two-1", parts=plain.parts * 2)
+    assert holds(two, {"choices": 1}, max_parts=1) == "parts"

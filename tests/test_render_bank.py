@@ -75,20 +75,33 @@ def test_every_authored_question_is_in_the_bank(sample_bank, sample_content):
     assert [q["id"] for q in _questions(sample_bank) if q["generated"] is False] == authored
 
 
-def test_choice_questions_have_the_right_number_of_correct_options(sample_bank):
+def test_every_part_holds_a_well_formed_answer(sample_bank):
+    shapes = set()
     for q in _questions(sample_bank):
-        correct = sum(o["correct"] for o in q["options"])
-        expected = {"single": correct == 1, "true_false": correct == 1, "multiple": correct >= 1, "short_answer": q["options"] == [],
-                    "matching": q["options"] == [] and len(q["pairs"]) >= 2, "ordering": q["options"] == [] and len(q["items"]) >= 3}
-        assert expected[q["type"]], q["id"]
-        assert len({o["id"] for o in q["options"]}) == len(q["options"]), q["id"]
+        assert len(q["parts"]) == 1, q["id"]
+        part = q["parts"][0]
+        shapes.add(part["shape"])
+        if part["shape"] == "choices":
+            correct = sum(o["correct"] for o in part["options"])
+            assert correct >= 1 if part["multiple"] else correct == 1, q["id"]
+            assert len({o["id"] for o in part["options"]}) == len(part["options"]), q["id"]
+            assert [o["letter"] for o in part["options"]] == list("ABCDEF"[: len(part["options"])]), q["id"]
+        elif part["shape"] == "pairs":
+            assert len(part["prompts"]) >= 2 and {p["answer_id"] for p in part["prompts"]} <= {a["id"] for a in part["answers"]}, q["id"]
+        elif part["shape"] == "sequence":
+            assert len(part["items"]) >= 3 and sorted(part["correct_order"]) == sorted(i["id"] for i in part["items"]), q["id"]
+        elif part["shape"] == "text":
+            assert part["accepted"] or part["model_answer"], q["id"]
+        assert q["answer"], q["id"]
+    assert shapes >= {"choices", "text", "pairs", "sequence"}
 
 
 def test_generated_distractors_are_real_other_terms(sample_bank, sample_content):
     pool = {t.term for _, t in sample_content.terms()}
     for q in (q for q in _questions(sample_bank) if q["generated"] == "which-term"):
-        right = [o["text"] for o in q["options"] if o["correct"]]
-        wrong = [o["text"] for o in q["options"] if not o["correct"]]
+        options = q["parts"][0]["options"]
+        right = [o["text"] for o in options if o["correct"]]
+        wrong = [o["text"] for o in options if not o["correct"]]
         assert len(wrong) == 3 and set(wrong) <= pool - set(right), q["id"]
 
 

@@ -272,7 +272,7 @@ def test_answer_key_letters_follow_the_display_order(sample, tmp_path):
     guide = build_guide(context(sample, tmp_path))
     items = {item.question.id: item for item in guide.practice}
     q1 = items["6.1-q1"].question
-    [right] = q1.correct_options
+    [right] = q1.parts[0].correct
     assert right.text_md == "8" and items["6.1-q1"].answer_text == right.letter
     assert items["6.1-q8"].answer_text.count(",") == 2  # three correct options
     assert items["6.1-q2"].answer_text == "False"

@@ -38,7 +38,7 @@ def test_question_shapes_each_at_their_node(tmp_path):
         ("question_shapes.yaml", 20, "error", "question-options"),
         ("question_shapes.yaml", 26, "error", "question-options"),
         ("question_shapes.yaml", 33, "error", "question-answer"),
-        ("question_shapes.yaml", 38, "error", "question-answer"),
+        ("question_shapes.yaml", 38, "error", "schema"),
         ("question_shapes.yaml", 45, "error", "question-ref"),
     ]
 

@@ -59,11 +59,11 @@ def test_question_shapes(run_cli, make_sources):
     result = validate(run_cli, make_sources("valid", "question_shapes"))
     f = "sources/demo/question_shapes.yaml"
     assert result.lines == [
-        f"{f}:14:14: error: questions[0].options: a true_false question takes no options; remove them [question-options]",
+        f"{f}:14:5: error: questions[0].options: a true_false question takes no options; remove them [question-options]",
         f"{f}:20:14: error: questions[1].options: a single question needs 2 to 6 options, got 1 [question-options]",
         f"{f}:26:21: error: questions[2].options[1]: option 'same' is given twice; options must differ [question-options]",
         f"{f}:33:13: error: questions[3].answer: a multiple question needs at least one correct option [question-answer]",
-        f"{f}:38:13: error: questions[4].answer: a true_false question's answer must be true or false, got 'yes' [question-answer]",
+        f"{f}:38:13: error: questions[4].answer: expected true or false, got 'yes' [schema]",
         f"{f}:45:18: error: questions[5].key_points[0]: no key point has the id '1.2-nowhere' [question-ref]",
     ]
     assert result.code == 1

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from pipeline.questions import TYPES
 from pipeline.render import RENDERERS, load
 from pipeline.render.site import paths, site
 from pipeline.render.site.html import CSP
 from pipeline.render.site.links import keep_allowed_links
+from pipeline.shapes.parts import SHAPE_NAMES
 from tests.sitekit import build_site
 
 
@@ -32,7 +32,7 @@ def test_every_page_is_written(built):
     assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html",
                      "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
     assets = {p.name for p in (built / "site" / "assets").iterdir()}
-    assert assets == {"site.css", "site.js", "search.js", "exam-data.js", "search-index.js"}
+    assert assets == {"site.css", "grade.js", "site.js", "search.js", "exam-data.js", "search-index.js"}
 
 
 def test_each_page_has_the_csp_and_no_inline_script_or_style(built):
@@ -74,10 +74,12 @@ def test_questions_and_options_in_the_banks_order(built):
     forms = _pages(built)["practice.html"].select("form.question")
     assert [f["data-qid"] for f in forms] == [q["id"] for q in bank]
     for form, q in zip(forms, bank, strict=True):
+        part = q["parts"][0]
         shown = [i["value"] for i in form.select("input[type=radio], input[type=checkbox]")]
-        assert shown == [o["id"] for o in q["options"]], q["id"]
-        assert [s["data-pair"] for s in form.select("select[data-pair]")] == [p["id"] for p in q["pairs"]]
-        assert [s["data-item"] for s in form.select("select[data-item]")] == [i["id"] for i in q["items"]]
+        assert shown == [o["id"] for o in part.get("options", [])], q["id"]
+        assert [s["data-pair"] for s in form.select("select[data-pair]")] == [p["id"] for p in part.get("prompts", [])]
+        assert [s["data-item"] for s in form.select("select[data-item]")] == [i["id"] for i in part.get("items", [])]
+        assert [d["data-shape"] for d in form.select("[data-part]")] == [p["shape"] for p in q["parts"]]
 
 
 def test_answers_are_in_details_for_readers_without_javascript(built):
@@ -101,12 +103,12 @@ def test_safe_names_are_one_to_one_and_plain():
     assert paths.objective_page("6.1") == "objective-6-1.html" and paths.objective_page("12.10") == "objective-12-10.html"
 
 
-def test_the_site_renders_every_question_type():
+def test_the_site_asks_every_shape():
     assert RENDERERS["site"] and load(RENDERERS["site"]) is site.render
-    assert set(TYPES) == site.TYPES
-    for kind in site.TYPES:
-        assert (site.SITE_TEMPLATES / "questions" / f"{kind}.html.j2").is_file()
-        assert (site.SITE_TEMPLATES / "answers" / f"{kind}.html.j2").is_file()
+    assert set(SHAPE_NAMES) == site.SHAPES
+    for shape in site.SHAPES:
+        assert (site.SITE_TEMPLATES / "shapes" / f"{shape}.html.j2").is_file()
+        assert (site.SITE_TEMPLATES / "answers" / f"{shape}.html.j2").is_file()
 
 
 def test_check_yourself_prompts_end_the_objective_page(built):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pipeline.derive.questions import Origin, question_view
+from pipeline.questions import QuestionBase as Question
 from pipeline.view.model import QuestionView
-from schema.models import Question
 
 
 class _NoCitations:

@@ -8,7 +8,6 @@ file; exam-wide checks (unique ids, sections, weights) run when exam.yaml itself
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import os
 import re
 from collections.abc import Iterable
@@ -20,6 +19,7 @@ from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey
 from pipeline.questions import type_of
 from pipeline.text import cloze
+from pipeline.text.messages import did_you_mean
 from schema.models import Question
 
 
@@ -27,12 +27,6 @@ from schema.models import Question
 class CheckContext:
     today: dt.date
     max_review_age_days: int | None  # None when exam.yaml is invalid: the age check is skipped
-
-
-def did_you_mean(wrong: str, choices: Iterable[str]) -> str:
-    """"; did you mean 'x'?" for the closest of `choices`, or nothing when none is close."""
-    guess = difflib.get_close_matches(wrong, sorted(choices), n=1, cutoff=0.6)
-    return f"; did you mean '{guess[0]}'?" if guess else ""
 
 
 def _err(report: Report, file: SourceFile, path: PathKey, message: str, code: str, *, at_key: bool = False) -> None:

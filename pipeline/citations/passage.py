@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pipeline.citations.match import Quote, locate
 from pipeline.citations.normalize import NormalizedPage, tokens
-from pipeline.citations.worddiff import plain, word_diff
+from pipeline.citations.worddiff import with_markers, word_diff
 
 CONTEXT_WORDS = 30  # normalized tokens either side of the quote: about a sentence or two
 
@@ -63,4 +63,4 @@ def compare(kept: Kept | None, context: str, reviewed: dt.date | None, today: dt
         return Change(kept or now, None)
     if reviewed is not None and kept.date < reviewed:
         return Change(now, None)  # the author read the page after the kept passage was taken
-    return Change(kept, plain(word_diff(kept.context, context)))
+    return Change(kept, with_markers(word_diff(kept.context, context)))

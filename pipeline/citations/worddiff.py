@@ -35,7 +35,7 @@ def word_diff(quote: str, passage: str) -> list[Segment]:
     return segments
 
 
-def plain(segments: list[Segment]) -> str:
+def with_markers(segments: list[Segment]) -> str:
     marks = {"=": "{}", "-": "[-{}-]", "+": "{{+{}+}}"}
     return " ".join(marks[op].format(text) for op, text in segments)
 

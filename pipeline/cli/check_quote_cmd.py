@@ -14,7 +14,7 @@ import re
 from pipeline.citations.check import check_page
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
-from pipeline.citations.worddiff import plain, word_diff
+from pipeline.citations.worddiff import with_markers, word_diff
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
 from pipeline.errors import UsageError
 from schema.models import _absolute_http_url
@@ -51,7 +51,7 @@ def as_text(result: CitationResult) -> str:
     lines = [f"missing: the quote is not on {result.url}"]
     if result.closest:
         lines.append(f"    closest passage ({result.score:.0%} alike): {result.closest}")
-        lines.append(f"    diff: {plain(word_diff(result.quote, result.closest))}")
+        lines.append(f"    diff: {with_markers(word_diff(result.quote, result.closest))}")
     return "\n".join(lines)
 
 

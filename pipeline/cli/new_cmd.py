@@ -18,6 +18,7 @@ from pipeline.errors import PipelineError
 from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import ROOT, TEMPLATES
+from pipeline.text.slug import slug
 from pipeline.today import resolve_today
 
 SCAFFOLD = TEMPLATES / "scaffold"
@@ -37,10 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for sub in (exam, objective):
         sub.add_argument("--sources", type=Path, default=Path("sources"), metavar="DIR", help="the sources folder (default: sources)")
         sub.add_argument("--today", metavar="YYYY-MM-DD", help="the review date to write (default: SOURCE_DATE_EPOCH, else the clock)")
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "objective"
 
 
 def _write(path: Path, template: str, **values: str) -> None:
@@ -69,7 +66,7 @@ def _section_folder(folder: Path, section: int) -> str:
     try:
         sections = load_yaml(exam_path(folder)).data.get("sections") or []
         title = next(s["title"] for s in sections if isinstance(s, dict) and s.get("number") == section)
-        return f"{section}-{slug(str(title))}"
+        return f"{section}-{slug(str(title)) or 'section'}"
     except (PipelineError, StopIteration, AttributeError, KeyError, TypeError):
         return str(section)
 
@@ -80,7 +77,7 @@ def new_objective(args: argparse.Namespace) -> int:
         raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `python -m pipeline new exam {args.exam_id}` first")
     if not NUMBER.match(args.number):
         raise PipelineError(f"error: objective number {args.number!r}: expected SECTION.NUMBER, e.g. 1.2")
-    path = folder / _section_folder(folder, int(args.number.split(".")[0])) / f"{args.number}-{slug(args.title)}.yaml"
+    path = folder / _section_folder(folder, int(args.number.split(".")[0])) / f"{args.number}-{slug(args.title) or 'objective'}.yaml"
     if path.exists():
         print(f"error: {path} already exists; nothing written", file=sys.stderr)
         return 1

@@ -104,6 +104,6 @@ def _authored(file: ObjectiveFile, index: int, q: Question, number: int, path: t
 
 def _made(s: SourcedQuestion, number: int, path: tuple, exam: Exam, content: ExamContent) -> tuple[Question, Origin]:
     origin = Origin(s.objective_id, int(path[1].split()[0]), number, path, _relative(s.file, content),
-                    s.file.line_of(s.node), s.rule, exam.id, s.accepted_answers)
+                    s.file.line_of(s.node), s.rule, exam.id)
     return s.question, origin
 

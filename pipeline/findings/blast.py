@@ -4,7 +4,8 @@ For each such citation, grouped by the objective that cites it: the key points c
 backed by those key points, authored and generated (from the exam view, `pipeline.view`, where generated
 questions inherit their key points' citations); the Anki notes carrying them (GUID and deck); the study guide's
 places (the objective's anchor and title: an anchor survives a reflow, a page number does not); and the
-site's pages (`pipeline.render.pages.site_page`). The author sees at once what to re-check.
+site's pages. Where each output puts an item is asked of the output registry (`Output.places`), so this
+module imports no renderer. The author sees at once what to re-check.
 """
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from pipeline import render as registry
 from pipeline.citations.audit import AuditResult, CitationRef
 from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.load.content import ExamContent
-from pipeline.render.anki.deck_notes import notes_by_item
-from pipeline.render.pages import GUIDE, objective_anchor, site_page
 from pipeline.view import QuestionView
 
 
@@ -50,6 +50,8 @@ class _ExamIndex:
     titles: dict[str, str]  # objective id -> title
     questions: dict[str, list[QuestionView]]  # key point id -> the questions it backs
     notes: dict[tuple[str, str], tuple[str, str]]  # ("key-point"|"question", id) -> (guid, deck)
+    guide: dict[tuple[str, str], tuple[str, ...]]  # ("objective", id) -> the guide's places
+    site: dict[tuple[str, str], tuple[str, ...]]  # ("objective", id) -> the site's pages
 
     @classmethod
     def of(cls, content: ExamContent) -> _ExamIndex:
@@ -58,8 +60,8 @@ class _ExamIndex:
         for question in view.questions:
             for point in dict.fromkeys(question.key_points):
                 by_point[point].append(question)
-        notes = {key: (note.guid, note.deck) for key, note in notes_by_item(view).items()}
-        return cls(content, {o.id: o.title for o in view.objectives}, by_point, notes)
+        notes = {key: found[0] for key, found in registry.places("anki", view).items()}
+        return cls(content, {o.id: o.title for o in view.objectives}, by_point, notes, registry.places("pdf", view), registry.places("site", view))
 
 
 def blast_radius(result: AuditResult) -> list[Blast]:
@@ -89,5 +91,6 @@ def _blast(index: _ExamIndex, refs: list[CitationRef], status: str) -> Blast:
         first.exam.exam.id, first.objective_id, index.titles.get(first.objective_id, ""), first.url, first.quote, status,
         f"{first.place.file}:{first.place.position.line}", points, authored, tuple(q.id for q in questions if q.generated),
         tuple(index.notes[item] for item in items if item in index.notes),
-        tuple(f"{GUIDE}#{objective_anchor(o)}" for o in objectives), tuple(site_page(o) for o in objectives),
+        tuple(p for o in objectives for p in index.guide.get(("objective", o), ())),
+        tuple(p for o in objectives for p in index.site.get(("objective", o), ())),
     )

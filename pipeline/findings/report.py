@@ -12,14 +12,14 @@ from pathlib import Path
 from pipeline.citations.audit import AuditResult, CitationRef, Place, ReviewResult
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
-from pipeline.citations.worddiff import plain, word_diff
+from pipeline.citations.worddiff import with_markers, word_diff
 from pipeline.findings.blast import Blast, blast_radius
 
 
 def diff_of(result: CitationResult) -> str | None:
     """The word diff from the quote to the closest passage, for drifted quotes."""
     if result.status is Status.DRIFTED and result.closest:
-        return plain(word_diff(result.quote, result.closest))
+        return with_markers(word_diff(result.quote, result.closest))
     return None
 
 

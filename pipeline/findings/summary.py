@@ -18,7 +18,7 @@ from rich.table import Table
 from pipeline.citations.audit import AuditResult, CitationRef
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
-from pipeline.citations.worddiff import plain, rich_markup, word_diff
+from pipeline.citations.worddiff import rich_markup, with_markers, word_diff
 from pipeline.findings.blast import Blast, blast_radius
 from pipeline.findings.report import counts, healing_lines
 
@@ -56,7 +56,7 @@ def diff_text(console: Console, segments: list[tuple[str, str]]) -> str:
     markers, which say the same without colour (rich would drop the styles and, with them, the diff)."""
     if console.is_terminal and not console.no_color:
         return rich_markup(segments)
-    return escape(plain(segments))
+    return escape(with_markers(segments))
 
 
 def blast_table(blasts: list[Blast]) -> Table:

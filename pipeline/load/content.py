@@ -96,9 +96,6 @@ class ExamContent:
         number = int(objective.id.split(".")[0])
         return next((s for s in self.exam.sections if s.number == number), None)
 
-    def objectives_in(self, section: Section) -> list[Objective]:
-        return [o for o in self.objectives if self.section_of(o) == section]
-
     def key_points(self) -> dict[str, KeyPoint]:
         return {kp.id: kp for o in self.objectives for kp in o.key_points}
 

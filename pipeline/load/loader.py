@@ -18,8 +18,10 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pipeline.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
-from pipeline.load.schema_errors import describe, field_label, model_at, report_validation_error
+from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
+from pipeline.questions import QUESTION
+from pipeline.text.messages import describe
 from schema.models import Exam, Objective
 
 EXAM_FILE = "exam.yaml"
@@ -86,7 +88,8 @@ def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlD
         return doc, None
 
 
-_ITEM_MODELS = {name: model_at(Objective, (name,)) for name in ("key_points", "terms", "questions")}
+# What validates one item of each list: a question's model depends on its `type` (the union of the types).
+_ITEM_MODELS = {"key_points": model_at(Objective, ("key_points",)), "terms": model_at(Objective, ("terms",)), "questions": QUESTION}
 
 
 def _salvage(doc: YamlDocument) -> ObjectiveFile:

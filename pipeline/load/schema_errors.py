@@ -16,6 +16,9 @@ from pydantic import BaseModel, ValidationError
 
 from pipeline.diagnostics import Report
 from pipeline.load.yamlsource import PathKey, YamlDocument
+from pipeline.questions import TYPES, QuestionBase
+from pipeline.questions.base import a_type
+from pipeline.text.messages import describe, did_you_mean
 
 
 def field_label(path: PathKey) -> str:
@@ -26,30 +29,49 @@ def field_label(path: PathKey) -> str:
     return label or "(file)"
 
 
-def _unwrap(annotation: Any) -> Any:
-    """The model class inside Optional[...], list[...] or Annotated[...], if any."""
+def _models(annotation: Any) -> list[type[BaseModel]]:
+    """The model classes inside Optional[...], list[...], Annotated[...] or a union, in order."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in typing.get_args(annotation):
-        found = _unwrap(arg)
-        if found is not None:
-            return found
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models(arg)]
+
+
+def _pick(candidates: list[type[BaseModel]], value: Any) -> type[BaseModel] | None:
+    """One model, or the member of a union told apart by `type` that `value` names (a question's type)."""
+    if not candidates:
+        return None
+    if len(candidates) == 1:
+        return candidates[0]
+    if isinstance(value, dict):
+        for model in candidates:
+            literal = model.model_fields.get("type")
+            if literal is not None and value.get("type") in typing.get_args(literal.annotation):
+                return model
     return None
 
 
-def model_at(root: type[BaseModel], path: PathKey) -> type[BaseModel] | None:
-    """The model class that validates the mapping at `path`, or None where there is no model."""
-    model: type[BaseModel] | None = root
+def model_at(root: type[BaseModel], path: PathKey, data: Any = None) -> type[BaseModel] | None:
+    """The model class that validates the mapping at `path` (with `data`, the document, to tell the members of
+    a union apart), or None where there is no model or it cannot be told."""
+    candidates: list[type[BaseModel]] = [root]
+    value = data
     for part in path:
-        if isinstance(part, int) or model is None:
-            continue  # list indexes do not change the item model
-        field = model.model_fields.get(part)
-        model = _unwrap(field.annotation) if field else None
-    return model
+        if not isinstance(part, int):  # list indexes do not change the item model
+            model = _pick(candidates, value)
+            field = model.model_fields.get(part) if model else None
+            candidates = _models(field.annotation) if field else []
+        value = _step(value, part)
+    return _pick(candidates, value) if candidates else None
 
 
-def _field_description(root: type[BaseModel], path: PathKey) -> str:
-    parent = model_at(root, path[:-1]) if path else None
+def _step(value: Any, part: Any) -> Any:
+    if isinstance(part, int):
+        return value[part] if isinstance(value, list) and 0 <= part < len(value) else None
+    return value.get(part) if isinstance(value, dict) else None
+
+
+def _field_description(root: type[BaseModel], path: PathKey, data: Any = None) -> str:
+    parent = model_at(root, path[:-1], data) if path else None
     field = parent.model_fields.get(path[-1]) if parent and isinstance(path[-1], str) else None
     text = (field.description or "").rstrip(".") if field else ""
     return text[:1].lower() + text[1:]
@@ -73,41 +95,23 @@ def _resolve(doc: YamlDocument, loc: tuple[Any, ...]) -> tuple[PathKey, str | No
     return path, missing
 
 
-def _close_key(root: type[BaseModel], path: PathKey) -> str | None:
+def _close_key(root: type[BaseModel], path: PathKey, data: Any = None) -> str | None:
     """The allowed key an unknown key at `path` most likely misspells, if any."""
-    model = model_at(root, path[:-1])
+    model = model_at(root, path[:-1], data)
     guess = difflib.get_close_matches(str(path[-1]), sorted(model.model_fields) if model else [], n=1)
     return guess[0] if guess else None
 
 
-def _unknown_key_message(root: type[BaseModel], path: PathKey) -> str:
-    key, guess = str(path[-1]), _close_key(root, path)
-    model = model_at(root, path[:-1])
+def _unknown_key_message(root: type[BaseModel], path: PathKey, data: Any = None) -> tuple[str, str]:
+    """The message and its code: a key another question type takes is "takes no" (question-options)."""
+    key, guess = str(path[-1]), _close_key(root, path, data)
+    model = model_at(root, path[:-1], data)
+    if model is not None and issubclass(model, QuestionBase) and any(key in t.model.model_fields for t in TYPES.values()):
+        name = typing.get_args(model.model_fields["type"].annotation)[0]
+        return f"{field_label(path)}: {a_type(name)} takes no {key}; remove {'them' if key.endswith('s') else 'it'}", "question-options"
     allowed = sorted(model.model_fields) if model else []
     hint = f"; did you mean '{guess}'?" if guess else ""
-    return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})"
-
-
-def _shown(value: Any) -> str:
-    """A value as printed back: credentials in an address are never repeated, a long text is cut."""
-    text = re.sub(r"(//)[^/@\s]*@", r"\1***@", value) if isinstance(value, str) else value
-    shown = repr(text)
-    return shown if len(shown) <= 120 else shown[:100] + "...'"
-
-
-def describe(value: Any) -> str:
-    """A value as an author wrote it in YAML, never as Python names it (dict, True, NoneType)."""
-    if isinstance(value, dict):
-        return "a mapping (key: value)"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "nothing (an empty value)"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    return _shown(value)
+    return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})", "schema"
 
 
 def _number_as_text(label: str, value: Any, written: str | None) -> str:
@@ -147,6 +151,8 @@ def _value_message(err: dict[str, Any], label: str, description: str, written: s
         return f"{label}: {len(value):,} characters, over the limit of {err['ctx']['max_length']:,}; shorten it"
     if kind in ("model_type", "dict_type"):
         return f"{label}: expected a mapping of keys (key: value), got {describe(value)}"
+    if kind == "bool_type":
+        return f"{label}: expected true or false, got {describe(value)}"
     if kind == "list_type":
         return f"{label}: expected a list, got {describe(value)}"
     if kind == "string_type":
@@ -162,20 +168,36 @@ def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[
     for err in exc.errors(include_url=False):
         by_path.setdefault(_resolve(doc, err["loc"]), []).append(err)
     # a misspelt key is one mistake, not two: its "did you mean" stands for the "required key missing"
-    misspelt = {(path[:-1], _close_key(root, path)) for (path, _), errs in by_path.items() if errs[0]["type"] == "extra_forbidden"}
+    data = doc.data
+    misspelt = {(path[:-1], _close_key(root, path, data)) for (path, _), errs in by_path.items() if errs[0]["type"] == "extra_forbidden"}
     for (path, missing), errs in by_path.items():
         kind = errs[0]["type"]
         if kind == "missing" and (path, missing) in misspelt:
             continue
         if kind == "extra_forbidden":
-            report.error(doc.path, doc.key_position(path), _unknown_key_message(root, path), "schema")
+            message, code = _unknown_key_message(root, path, data)
+            report.error(doc.path, doc.key_position(path), message, code)
+        elif kind in ("union_tag_invalid", "union_tag_not_found"):
+            _report_tag(doc, path, errs[0], report)
         elif kind == "missing" and missing:
             full = path + (missing,)
-            report.error(doc.path, doc.position(path), f"{field_label(full)}: required key missing ({_field_description(root, full)})", "schema")
+            report.error(doc.path, doc.position(path), f"{field_label(full)}: required key missing ({_field_description(root, full, data)})", "schema")
         elif len(errs) > 1:
             shown = describe(errs[0].get("input"))
-            report.error(doc.path, doc.position(path), f"{field_label(path)}: unexpected value {shown}; expected {_field_description(root, path)}", "schema")
+            report.error(doc.path, doc.position(path), f"{field_label(path)}: unexpected value {shown}; expected {_field_description(root, path, data)}", "schema")
         else:
-            message = _value_message(errs[0], field_label(path), _field_description(root, path), doc.written.get(path))
+            message = _value_message(errs[0], field_label(path), _field_description(root, path, data), doc.written.get(path))
             report.error(doc.path, doc.position(path), message, "schema")
+
+
+def _report_tag(doc: YamlDocument, path: PathKey, err: dict[str, Any], report: Report) -> None:
+    """A question whose `type` is missing or names no type: one error at `type`, with the closest type."""
+    names = list(TYPES)
+    label = field_label(path + ("type",))
+    if err["type"] == "union_tag_not_found":
+        report.error(doc.path, doc.position(path), f"{label}: required key missing (the question's type, one of: {', '.join(names)})", "schema")
+        return
+    value = err.get("ctx", {}).get("tag")
+    report.error(doc.path, doc.position(path + ("type",)),
+                 f"{label}: {describe(value)} is not allowed{did_you_mean(str(value), names, 0.5)} (expected one of: {', '.join(names)})", "schema")
 

@@ -24,20 +24,20 @@ from pipeline.practice import answers, term_forms
 from pipeline.practice.gate import Shown
 from pipeline.practice.term_items import dropped
 from pipeline.practice.terms import SourcedTerm
+from pipeline.questions import QuestionBase, make_question
 from pipeline.text import cloze, word_forms
 from pipeline.text.plaintext import to_plain
 from schema.bank import DroppedQuestion
-from schema.models import KeyPoint, Question
+from schema.models import KeyPoint
 
 MAX_GAP_WORDS = cloze.MAX_GAP_WORDS
 
 
 @dataclass(frozen=True)
 class ClozeDraft:
-    question: Question
+    question: QuestionBase  # a short_answer whose `accept` lists the accepted answers
     file: ObjectiveFile
     index: int  # the key point's position in its file
-    accepted: tuple[str, ...]
     shown: tuple[Shown, ...]
 
 
@@ -70,7 +70,7 @@ def _accepted(phrase: str, term: SourcedTerm | None, declared: list[str]) -> tup
     names = [term.term.term, *sorted(n for n in term.names if _whole(n, term.term.term)), *term.term.accept] if term else []
     seen: dict[str, str] = {}
     for variant in (*answers.accepted(to_plain(phrase)), *names, *declared):
-        seen.setdefault(answers.normalize(variant), variant)
+        seen.setdefault(answers.normalise(variant), variant)
     return tuple(seen.values())
 
 
@@ -94,12 +94,12 @@ def cloze_question(point: KeyPoint, number: int, file: ObjectiveFile, index: int
     heading = next((h for h in headings if not word_forms.found(forms, h)), None)
     if heading is None:
         return dropped(qid, "cloze", "gap_paraphrased")
-    question = Question(
+    question = make_question(
         id=qid, type="short_answer", difficulty="medium", stem=f"*{heading}*. Fill in the gap:\n\n{sentence}",
         answer=marks[0].answer, explanation=cloze.strip(cloze.sentences_with(point.text, number, lean=False)), key_points=[point.id],
+        accept=list(_accepted(marks[0].answer, term, point.accept.get(f"c{number}", []))),
     )
-    accepted = _accepted(marks[0].answer, term, point.accept.get(f"c{number}", []))
-    return ClozeDraft(question, file, index, accepted, (Shown("stem", question.stem, forms),))
+    return ClozeDraft(question, file, index, (Shown("stem", question.stem, forms),))
 
 
 def cloze_questions(content: ExamContent, terms: list[SourcedTerm]) -> list[ClozeDraft | DroppedQuestion]:

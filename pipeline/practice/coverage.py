@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.load.content import ExamContent
 from pipeline.shapes.order import LETTERS
+from pipeline.shapes.parts import Choices
 from schema.bank import Coverage, DroppedQuestion, Flag, ObjectiveCoverage, SectionCoverage
 from schema.models import Objective, Section
 
@@ -40,11 +41,12 @@ def _percent(part: int, whole: int) -> float:
 
 
 def _mix(questions: list[QuestionView]) -> dict[str, dict[str, int]]:
-    """Types, difficulties, authored types, and where correct single-choice answers (3+ options) sit."""
-    # numeric options stand in numerical order, where the answer's place says nothing: balance is the others'
-    singles = [q for q in questions if q.type == "single" and len(q.options) >= 3 and q.option_order != "numeric"]
-    width = max((len(q.options) for q in singles), default=0)
-    positions = Counter(o.letter for q in singles for o in q.correct_options)
+    """Types, difficulties, authored types, and where correct answers of one-answer choices (3+ options) sit
+    (numbers stand in numerical order, where the answer's place says nothing: the balance is the others')."""
+    singles = [p for q in questions for p in q.parts if isinstance(p, Choices) and not p.multiple and not p.true_false and not p.numeric
+               and len(p.options) >= 3]
+    width = max((len(p.options) for p in singles), default=0)
+    positions = Counter(o.letter for p in singles for o in p.correct)
     return {
         "by_type": dict(sorted(Counter(q.type for q in questions).items())),
         "by_difficulty": dict(sorted(Counter(q.difficulty for q in questions).items())),

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pipeline.check.item_lint import question_findings
 from pipeline.practice import answers
 from pipeline.practice.term_forms import BLANK
-from pipeline.questions import type_of
+from pipeline.questions import QuestionBase, type_of
 from pipeline.text import word_forms
 from pipeline.text.plaintext import to_plain
-from schema.models import Question
 
 
 @dataclass(frozen=True)
@@ -42,11 +41,11 @@ class Finding:
     detail: str  # a sentence for `validate --verbose`
 
 
-def findings(question: Question, shown: tuple[Shown, ...], accepted: tuple[str, ...] = (), gaps: int = 0) -> list[Finding]:
+def findings(question: QuestionBase, shown: tuple[Shown, ...], gaps: int = 0) -> list[Finding]:
     """Everything wrong with a generated question; empty when it may join the bank. `gaps`: how many
     blanks the stem may hold (a fill-in's own)."""
     found = [Finding("grading", message) for _, message, _ in type_of(question.type).check(question)]
-    found += _grading(question, accepted)
+    found += _grading(question)
     for item in shown:
         words = word_forms.found(item.answer, to_plain(item.text))
         if words:
@@ -57,7 +56,9 @@ def findings(question: Question, shown: tuple[Shown, ...], accepted: tuple[str, 
     return found + [Finding(code, message) for _, message, code in question_findings(question)]
 
 
-def _grading(q: Question, accepted: tuple[str, ...]) -> list[Finding]:
+def _grading(q: QuestionBase) -> list[Finding]:
+    """The answer key graded by the one grading rule (pipeline/shapes/grading.py through answers.accepts)."""
+    accepted = tuple(getattr(q, "accept", ()))
     if q.type == "short_answer" and (not accepted or not answers.accepts(accepted, to_plain(str(q.answer)))):
         return [Finding("grading", "the fill-in does not accept its own model answer")]
     if q.type == "single" and sum(o == q.answer for o in q.options) != 1:

@@ -18,17 +18,10 @@ form; `words_left` tells whether the masked text still says enough to identify a
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 BLANK = "_____"  # five underscores between spaces or punctuation: Markdown shows them as a line, never as emphasis
 _WORD = re.compile(r"[A-Za-z0-9]+")
-
-
-def slug(text: str) -> str:
-    """`Low-Rank Adaptation` -> `low-rank-adaptation`: a term's id, since terms carry none of their own."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 
 
 def is_acronym(word: str) -> bool:

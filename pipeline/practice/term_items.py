@@ -22,9 +22,9 @@ from pipeline.practice.distractors import Candidate, pick_distractors
 from pipeline.practice.gate import Shown
 from pipeline.practice.term_forms import words_left
 from pipeline.practice.terms import SourcedTerm, same_thing
+from pipeline.questions import QuestionBase, make_question
 from pipeline.text import cloze
 from schema.bank import DroppedQuestion, Rule
-from schema.models import MatchPair, Question
 
 CHOICES = 4  # the right answer and three distractors
 MIN_WORDS = 6  # a definition with fewer words identifies nothing
@@ -35,7 +35,7 @@ MATCH_MIN, MATCH_MAX = 3, 4  # pairs of a matching question: a card shows four a
 class TermDraft:
     """A question made from terms, what it came from, and what the gate must check in it."""
 
-    question: Question
+    question: QuestionBase
     origin: SourcedTerm
     rule: Rule
     shown: tuple[Shown, ...]
@@ -63,7 +63,7 @@ def which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterabl
     if wrong is None:
         return dropped(qid, "which-term", "too_few_distractors")
     right = term.term.term
-    question = Question(
+    question = make_question(
         id=qid, type="single", stem=f"Which term is defined as follows?\n\n> {term.text}",
         options=sorted([right, *(c.text for c in wrong)], key=lambda t: (t.casefold(), t)), answer=right,
         explanation=f"**{right}**: {' '.join(term.term.definition.split())}", difficulty="easy", key_points=points_naming(term),
@@ -115,9 +115,9 @@ def matching(group: list[SourcedTerm], objective: list[SourcedTerm], section: li
     extra = _extra(group, [objective, section])
     if extra is None:
         return dropped(qid, "matching", "too_few_distractors")
-    question = Question(
+    question = make_question(
         id=qid, type="matching", difficulty="medium", stem="Match each definition with the term it defines. One term is left over.",
-        pairs=[MatchPair(prompt=t.text, answer=t.term.term) for t in group], extra_answers=[extra.term.term],
+        pairs=[{"prompt": t.text, "answer": t.term.term} for t in group], extra_answers=[extra.term.term],
         # the pairs are on the answer side already; what is left to explain is the term that matches nothing
         explanation=f"Each definition is its term's glossary entry. The term left over, **{extra.term.term}**, is: {extra.text}",
     )

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.practice import kinds, term_forms
-from pipeline.practice.term_forms import slug
 from pipeline.text import word_forms
 from pipeline.text.plaintext import to_plain
+from pipeline.text.slug import slug
 from schema.models import Term
 
 ASIDE_WORDS = 2  # a sentence with no more words than this besides the term's forms only names the term

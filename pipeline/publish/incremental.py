@@ -67,16 +67,16 @@ def template_digest(folders: tuple[str, ...]) -> str:
 NEVER_SHOWN = frozenset({"sources_changed_at"})
 
 
-def plain(value: Any, leave_out: frozenset[str]) -> Any:
+def to_data(value: Any, leave_out: frozenset[str]) -> Any:
     """The view as JSON-able data, without the fields named in `leave_out` (at any depth)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name), leave_out) for f in dataclasses.fields(value) if f.name not in leave_out}
+        return {f.name: to_data(getattr(value, f.name), leave_out) for f in dataclasses.fields(value) if f.name not in leave_out}
     if isinstance(value, BaseModel):
-        return plain(value.model_dump(mode="json"), leave_out)
+        return to_data(value.model_dump(mode="json"), leave_out)
     if isinstance(value, dict):
-        return {str(k): plain(v, leave_out) for k, v in value.items() if k not in leave_out}
+        return {str(k): to_data(v, leave_out) for k, v in value.items() if k not in leave_out}
     if isinstance(value, list | tuple):
-        return [plain(v, leave_out) for v in value]
+        return [to_data(v, leave_out) for v in value]
     if isinstance(value, dt.date | dt.datetime):
         return value.isoformat()
     return value
@@ -84,7 +84,7 @@ def plain(value: Any, leave_out: frozenset[str]) -> Any:
 
 def view_text(view: Any, leave_out: frozenset[str]) -> str:
     """The part of the view an output shows, as canonical JSON: what its rebuild decision hashes."""
-    return json.dumps(plain(view, leave_out | NEVER_SHOWN), sort_keys=True, ensure_ascii=False)
+    return json.dumps(to_data(view, leave_out | NEVER_SHOWN), sort_keys=True, ensure_ascii=False)
 
 
 def input_digest(shown: str, templates: str, code: str, options: dict[str, str]) -> str:

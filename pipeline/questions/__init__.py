@@ -1,23 +1,54 @@
-"""Question types as plug-ins: one module per type, listed here.
+"""Question types as plug-ins: every module in this package that defines `TYPE` is one (modules whose
+name starts with `_` hold helpers that several types share).
 
-A type declares its source fields, its offline checks, how it is answered and scored
-(`pipeline/questions/base.py`). Adding a type: a module here, a line in TYPES, its name in
-schema/models.py `QuestionType`, and its templates in every output (tests/test_question_types.py
-names what is missing).
+A type owns its meaning in its module (pipeline/questions/base.py says what it declares). `Question` is
+the union of the types' source models, told apart by `type`; `TYPES` maps each name to its type. Adding a
+type that fits an existing interaction shape is one module here plus, if it wants its own look, its
+templates: the schema, the view and every output pick it up (tests/test_question_types.py checks them).
 """
 
 from __future__ import annotations
 
-from pipeline.questions import choice, matching, ordering, short_answer, true_false
-from pipeline.questions.base import Choice, Problem, QuestionType
+import importlib
+import pkgutil
+from typing import Annotated, Union
 
-TYPES: dict[str, QuestionType] = {
-    t.name: t for t in (choice.SINGLE, choice.MULTIPLE, true_false.TYPE, short_answer.TYPE, matching.TYPE, ordering.TYPE)
-}
+from pydantic import Field, TypeAdapter
+
+from pipeline.questions.base import Problem, QuestionBase, QuestionType
+
+_NOT_TYPES = {"base"}
+
+
+def _discover() -> dict[str, QuestionType]:
+    found: dict[str, QuestionType] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name in _NOT_TYPES or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        kind = getattr(module, "TYPE", None)
+        if kind is None:
+            continue
+        if kind.name in found:
+            raise RuntimeError(f"question type {kind.name!r} is declared twice ({module.__name__})")
+        found[kind.name] = kind
+    return dict(sorted(found.items(), key=lambda item: (item[1].rank, item[0])))
+
+
+TYPES: dict[str, QuestionType] = _discover()
+# The source model of any question: the member is chosen by `type` (pydantic's discriminated union), so
+# errors speak of that type's fields and the JSON Schema completes them per type.
+Question = Annotated[Union[tuple(t.model for t in TYPES.values())], Field(discriminator="type")]  # noqa: UP007
+QUESTION = TypeAdapter(Question)
 
 
 def type_of(name: str) -> QuestionType:
     return TYPES[name]
 
 
-__all__ = ["TYPES", "Choice", "Problem", "QuestionType", "type_of"]
+def make_question(**fields) -> QuestionBase:
+    """A question of the type named by `fields["type"]`, validated like a source's (for generated ones)."""
+    return QUESTION.validate_python(fields)
+
+
+__all__ = ["QUESTION", "TYPES", "Problem", "Question", "QuestionBase", "QuestionType", "make_question", "type_of"]

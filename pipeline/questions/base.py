@@ -1,63 +1,66 @@
-"""What a question type declares: its source fields, its offline checks, how it is answered and scored.
+"""What a question type declares, and what every type's source model shares.
 
-Every type is one module beside this one holding a `TYPE = QuestionType(...)`; `pipeline/questions/__init__.py`
-lists them. Outputs declare which types they render (tests/test_question_types.py walks the registry and
-fails when an output lacks one).
+A type is one module beside this one holding `TYPE = QuestionType(...)`: its source model (a pydantic
+model whose `type` field is a one-value Literal, so `Question` can be a union told apart by `type`), its
+checks beyond the schema, the prompt a learner reads, how it is scored (in a sentence), and `parts`,
+which turns a question into the interaction shapes of pipeline/shapes/parts.py that the view carries and
+every renderer writes. `pipeline/questions/__init__.py` finds the modules; nothing else lists types.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Literal
 
-from pipeline.load.schema_errors import describe
-from schema.models import Question
+from pydantic import Field
 
-__all__ = ["describe", "did_you_mean"]  # message helpers the type modules share
-
-
-def did_you_mean(wrong: str, choices: list[str]) -> str:
-    """"; did you mean 'x'?" for the closest of `choices`, or nothing when none is close."""
-    guess = difflib.get_close_matches(wrong, sorted(choices), n=1, cutoff=0.6)
-    return f"; did you mean '{guess[0]}'?" if guess else ""
+from pipeline.shapes.parts import Part
+from schema.fields import ItemId, Markdown, Strict
 
 # A problem with a question: the path below the question's node, the message, and the check's code.
 Problem = tuple[tuple, str, str]
-FIELDS = ("options", "answer", "pairs", "extra_answers", "items", "order")  # the type-specific source fields
 
 
-@dataclass(frozen=True)
-class Choice:
-    """An option in the author's order, with its stable id."""
+class QuestionBase(Strict):
+    """The fields every practice question has, whatever its type."""
 
-    id: str
-    text_md: str
-    correct: bool
+    id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-q1).")
+    type: str = Field(description="The question's type; it decides which other fields the question takes.")
+    stem: Markdown = Field(description="The question, in Markdown.")
+    explanation: Markdown = Field(description="Why the answer is right, in Markdown.")
+    difficulty: Literal["easy", "medium", "hard"] = Field(default="medium", description="How hard the question is.")
+    key_points: list[ItemId] = Field(default_factory=list, description="Ids of the key points (any objective of the exam) whose citations back this question.")
 
 
 @dataclass(frozen=True)
 class QuestionType:
+    """A question type: everything the pipeline knows of it, in one place."""
+
     name: str
+    model: type[QuestionBase]  # its source model; `type: Literal[name]`
     prompt: str  # the instruction a learner reads ("Choose one.")
-    fields: frozenset[str]  # which of FIELDS the type takes; the others must be left out
-    scoring: str  # how an answer is scored, in a sentence (for the README and exports' notes)
-    check: Callable[[Question], list[Problem]]  # offline rules beyond the schema
-    choices: Callable[[Question], list[Choice]] = lambda q: []  # options with ids and correctness, source order
-    answer_md: Callable[[Question], str | None] = lambda q: None  # a model answer or "True"/"False"
-    accepted: Callable[[Question], tuple[str, ...]] = lambda q: ()  # answers an automatic grader accepts
-    extra_fields: tuple[str, ...] = field(default=())
+    scoring: str  # how an answer is scored, in a sentence (for the README and the exports' notes)
+    parts: Callable[[QuestionBase], tuple[Part, ...]]  # the shapes it shows, settled (display order seeded by the id)
+    check: Callable[[QuestionBase], list[Problem]] = lambda q: []  # offline rules beyond the schema
+    answer_md: Callable[[QuestionBase, tuple[Part, ...]], str] | None = None  # the answer as text; default: the parts'
+    answer_words: Callable[[QuestionBase], str] = lambda q: ""  # the right answer in words, for near-duplicate checks
+    prompt_of: Callable[[QuestionBase], str] | None = None  # when the instruction depends on the question
+    rank: int = 100  # where the type is listed (messages, the README, the schema): by rank, then name
+
+    def prompt_for(self, question: QuestionBase) -> str:
+        return self.prompt_of(question) if self.prompt_of is not None else self.prompt
+
+    def answer_text(self, question: QuestionBase, parts: tuple[Part, ...]) -> str:
+        """The answer as an answer key, a card back or the bank print it, in Markdown."""
+        if self.answer_md is not None:
+            return self.answer_md(question, parts)
+        return "; ".join(part.answer_md() for part in parts)
 
 
 def a_type(name: str) -> str:
     """"a single question", "an ordering question"."""
     return f"{'an' if name[0] in 'aeiou' else 'a'} {name} question"
-
-
-def unused_fields(q: Question, allowed: frozenset[str]) -> list[Problem]:
-    """A field this type does not take, given anyway, is an error: it would be silently ignored."""
-    return [((name,), f"{a_type(q.type)} takes no {name}; remove {'them' if name.endswith('s') else 'it'}", "question-options") for name in FIELDS
-            if name not in allowed and getattr(q, name) not in (None, [], ())]
 
 
 def distinct(values: list[str], path: str, what: str) -> list[Problem]:
@@ -70,7 +73,7 @@ def distinct(values: list[str], path: str, what: str) -> list[Problem]:
     return problems
 
 
-def count_between(q: Question, name: str, low: int, high: int) -> list[Problem]:
+def count_between(q: QuestionBase, name: str, low: int, high: int) -> list[Problem]:
     n = len(getattr(q, name))
     if low <= n <= high:
         return []

@@ -1,18 +1,31 @@
-"""`short_answer`: a written answer, compared with a model answer (generated fill-ins also list accepted answers)."""
+"""`short_answer`: a written answer (`text`). With `accept:` answers it is graded automatically (a fill-in);
+without, the learner compares theirs with the model answer (self-graded; an essay in an LMS)."""
 
 from __future__ import annotations
 
-from pipeline.questions.base import Problem, QuestionType, describe, unused_fields
-from schema.models import Question
+from typing import Literal
+
+from pydantic import Field
+
+from pipeline.questions.base import QuestionBase, QuestionType
+from pipeline.shapes.grading import RULE_TEXT
+from pipeline.shapes.parts import Text as TextPart
+from schema.fields import Paragraph, Text
 
 
-def check(q: Question) -> list[Problem]:
-    problems = unused_fields(q, frozenset({"answer"}))
-    if not isinstance(q.answer, str):
-        problems.append((("answer",), f"a short_answer question's answer must be the model answer as text, got {describe(q.answer)}", "question-answer"))
-    return problems
+class ShortAnswerQuestion(QuestionBase):
+    """Answer in a sentence or two: `answer` is the model answer."""
+
+    type: Literal["short_answer"] = Field(description="short_answer: a written answer, compared with a model answer.")
+    answer: Paragraph = Field(description="The model answer, in Markdown.")
+    accept: list[Text] = Field(default_factory=list, description=f"Short answers an automatic grader accepts ({RULE_TEXT}); leave out when a person must compare with the model answer.")
 
 
-TYPE = QuestionType("short_answer", "Answer in a sentence or two.", frozenset({"answer"}),
-                    "graded by comparing with the model answer; fill-ins accept their listed answers (case, whitespace and punctuation ignored)",
-                    check, answer_md=lambda q: q.answer if isinstance(q.answer, str) else None)
+def parts(q: ShortAnswerQuestion) -> tuple[TextPart]:
+    return (TextPart(tuple(q.accept), q.answer, long=not q.accept),)
+
+
+TYPE = QuestionType("short_answer", ShortAnswerQuestion, "Answer in a sentence or two.",
+                    f"graded automatically when accepted answers are listed ({RULE_TEXT}), else by comparing with the model answer",
+                    parts, answer_md=lambda q, parts: q.answer, answer_words=lambda q: q.answer,
+                    prompt_of=lambda q: "Fill in the blank." if q.accept else "Answer in a sentence or two.", rank=4)

@@ -1,21 +1,26 @@
-"""`true_false`: a statement that is true or false. Its two options are always True then False."""
+"""`true_false`: a statement that is true or false. Its two options are always True then False (`choices`)."""
 
 from __future__ import annotations
 
-from pipeline.questions.base import Choice, Problem, QuestionType, describe, unused_fields
-from schema.models import Question
+from typing import Literal
+
+from pydantic import Field, StrictBool
+
+from pipeline.questions.base import QuestionBase, QuestionType
+from pipeline.shapes.parts import Choices, Option
 
 
-def check(q: Question) -> list[Problem]:
-    problems = unused_fields(q, frozenset({"answer"}))
-    if not isinstance(q.answer, bool):
-        problems.append((("answer",), f"a true_false question's answer must be true or false, got {describe(q.answer)}", "question-answer"))
-    return problems
+class TrueFalseQuestion(QuestionBase):
+    """True or false: `stem` is a statement, `answer` is true or false."""
+
+    type: Literal["true_false"] = Field(description="true_false: a statement the learner judges true or false.")
+    answer: StrictBool = Field(description="true when the statement is true, false when it is false (not quoted: \"yes\" is text).")
 
 
-def choices(q: Question) -> list[Choice]:
-    return [Choice("true", "True", q.answer is True), Choice("false", "False", q.answer is False)]
+def parts(q: TrueFalseQuestion) -> tuple[Choices]:
+    options = (Option("true", "True", q.answer is True, "A"), Option("false", "False", q.answer is False, "B"))
+    return (Choices(options, true_false=True),)
 
 
-TYPE = QuestionType("true_false", "True or false?", frozenset({"answer"}), "right when the true/false choice matches", check, choices,
-                    answer_md=lambda q: "True" if q.answer is True else "False")
+TYPE = QuestionType("true_false", TrueFalseQuestion, "True or false?", "right when the true/false choice matches", parts,
+                    answer_words=lambda q: "true" if q.answer else "false", rank=3)

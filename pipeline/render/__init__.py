@@ -11,7 +11,7 @@ redo never pays for importing weasyprint or genanki.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +24,11 @@ class RenderContext:
     out_dir: Path  # the staging folder for this exam: write here, never into the final folder
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
     paper: str = "a4"  # page size of printed outputs (`build --paper`): a CSS page size name, "a4" or "letter"
-    sources_dir: Path | None = None  # the exam's source folder: the deck keeps its per-note times there (anki/note_state.py)
+    # State an output keeps beside the sources across builds (`Output.state`, e.g. the deck's per-note times): the
+    # build reads it in (`kept`) and writes back what a renderer puts in `keep` once the outputs are published, so
+    # no renderer writes outside its output folder.
+    kept: Mapping[str, str] = field(default_factory=dict)
+    keep: dict[str, str] = field(default_factory=dict)
     # What a renderer could not hold, one sentence each ("moodle: question X (ordering) skipped: ..."); build prints them.
     warnings: list[str] = field(default_factory=list)
 
@@ -39,19 +43,24 @@ SOURCE_PLACE = frozenset({"source_file", "source_line"})
 @dataclass(frozen=True)
 class Output:
     """A registry entry: the renderer's module (imported only when it runs), the folders of templates/
-    it reads, and the view fields it never shows. The last two decide when it must run again."""
+    it reads, the view fields it never shows and the build options it reads (these three decide when it must
+    run again), and where it says it puts each item ("module:function", for the audit's blast radius)."""
 
     module: str | Renderer
     templates: tuple[str, ...] = ()
     leaves_out: frozenset[str] = frozenset()
+    options: tuple[str, ...] | None = ()  # RenderContext fields set from the command line that it reads; None: all
+    places: str | None = None
+    state: tuple[str, ...] = ()  # files it keeps in the exam's source folder across builds (see RenderContext.kept)
 
 
 # name -> its output; run in this order.
 RENDERERS: dict[str, Output | str | Renderer] = {
-    "pdf": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE),
-    "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE),
+    "pdf": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE, ("paper",), "pipeline.render.guide.places:places"),
+    "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, places="pipeline.render.anki.deck_notes:places",
+                   state=("deck.state.json",)),
     "bank": Output("pipeline.render.bank"),
-    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE),
+    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places"),
     "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE),
     "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE),
     "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE),
@@ -60,11 +69,20 @@ RENDERERS: dict[str, Output | str | Renderer] = {
 
 
 def output(entry: Output | str | Renderer) -> Output:
-    """A RENDERERS entry as an Output: a bare module name or function reads every template and every field."""
-    return entry if isinstance(entry, Output) else Output(entry, ("",))
+    """A RENDERERS entry as an Output: a bare module name or function reads every template, field and option."""
+    return entry if isinstance(entry, Output) else Output(entry, ("",), options=None)
 
 
 def load(entry: Output | str | Renderer) -> Renderer:
     """The render function behind a RENDERERS entry, importing its module on first use."""
     module = output(entry).module
     return importlib.import_module(module).render if isinstance(module, str) else module
+
+
+def places(name: str, view: ExamView) -> dict:
+    """Where output `name` puts each item of `view`, as it declares (`Output.places`); empty when it does not say."""
+    entry = output(RENDERERS[name])
+    if entry.places is None:
+        return {}
+    module, function = entry.places.split(":")
+    return getattr(importlib.import_module(module), function)(view)

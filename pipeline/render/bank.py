@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.model import CitationView, ExamView, QuestionView
@@ -24,14 +25,18 @@ from schema.bank import (
     BankPair,
     BankQuestion,
     BankSection,
+    ChoicesPart,
+    NumericPart,
+    PairsPart,
+    SequencePart,
     SourceRef,
+    TextPart,
 )
 
 if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this module
     from pipeline.render import RenderContext
 
 BANK_NAME = "bank.json"
-TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching", "ordering"})  # every type: the bank holds all
 
 
 def make_bank(view: ExamView) -> Bank:
@@ -45,24 +50,50 @@ def _exam(view: ExamView) -> BankExam:
 
 
 def bank_question(q: QuestionView) -> BankQuestion:
-    answer = q.answer_md if q.type == "short_answer" else None
     return BankQuestion(
-        id=q.id, type=q.type, objective=q.objective, section=q.section, category_path=list(q.category_path),
-        title=("Drill: " if q.generated else "") + shorten(to_plain(q.stem_md)), stem=q.stem_md, stem_html=to_html(q.stem_md),
-        options=[BankOption(id=o.id, text=o.text_md, text_html=_option_html(q, o.text_md), correct=o.correct) for o in q.options],
-        pairs=[BankPair(id=p.id, prompt=p.prompt_md, prompt_html=to_inline_html(p.prompt_md), answer_id=p.answer_id) for p in q.pairs],
-        answers=[BankChoice(id=a.id, text=a.text_md, text_html=to_inline_html(a.text_md)) for a in q.answers],
-        items=[BankChoice(id=i.id, text=i.text_md, text_html=to_inline_html(i.text_md)) for i in q.items],
-        correct_order=list(q.correct_order),
-        answer=answer, answer_html=to_html(answer) if answer else None, accepted_answers=list(q.accepted_answers),
+        id=q.id, type=q.type, prompt=q.prompt, objective=q.objective, section=q.section, category_path=list(q.category_path),
+        title=("Drill: " if q.generated else "") + shorten(to_plain(q.stem_md)), stem=q.stem_md, stem_html=to_html(q.stem_md), parts=[bank_part(p) for p in q.parts],
+        answer=q.answer_md, answer_html=to_html(q.answer_md), scoring=q.scoring,
         explanation=q.explanation_md, explanation_html=to_html(q.explanation_md), difficulty=q.difficulty, tags=list(q.tags),
         key_points=list(q.key_points), citations=[_citation(c) for c in q.citations],
         source=SourceRef(file=q.source_file, line=q.source_line), generated=q.generated or False,
     )
 
 
-def _option_html(q: QuestionView, text: str) -> str:
-    return text if q.type == "true_false" else to_inline_html(text)
+def _choice(item) -> BankChoice:
+    return BankChoice(id=item.id, letter=item.letter, text=item.text_md, text_html=to_inline_html(item.text_md))
+
+
+def _choices(p: Choices) -> ChoicesPart:
+    options = [BankOption(id=o.id, letter=o.letter, text=o.text_md, text_html=o.text_md if p.true_false else to_inline_html(o.text_md),
+                          correct=o.correct) for o in p.options]
+    return ChoicesPart(shape="choices", multiple=p.multiple, true_false=p.true_false, numeric=p.numeric, options=options)
+
+
+def _text(p: Text) -> TextPart:
+    model = p.model_answer_md
+    return TextPart(shape="text", accepted=list(p.accepted), model_answer=model, model_answer_html=to_html(model) if model else None, long=p.long)
+
+
+def _pairs(p: Pairs) -> PairsPart:
+    prompts = [BankPair(id=x.id, prompt=x.text_md, prompt_html=to_inline_html(x.text_md), answer_id=x.answer_id) for x in p.prompts]
+    return PairsPart(shape="pairs", prompts=prompts, answers=[_choice(a) for a in p.answers])
+
+
+def _sequence(p: Sequence) -> SequencePart:
+    return SequencePart(shape="sequence", items=[_choice(i) for i in p.items], correct_order=list(p.correct_order))
+
+
+def _numeric(p: Numeric) -> NumericPart:
+    return NumericPart(shape="numeric", value=p.value, value_text=p.value_text, tolerance=p.tolerance, tolerance_text=p.tolerance_text,
+                       low=p.low, high=p.high, unit=p.unit)
+
+
+WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "sequence": _sequence, "numeric": _numeric}  # every shape
+
+
+def bank_part(part: Part):
+    return WRITERS[part.shape](part)
 
 
 def _citation(c: CitationView) -> BankCitation:

@@ -11,16 +11,13 @@ the YAML layer (a test checks the imports); escaping for a format stays at each 
 from pipeline.view.model import (
     CitationView,
     ExamView,
-    ItemView,
     KeyPointView,
     ObjectiveView,
-    OptionView,
-    PairView,
     QuestionView,
     ReferenceView,
     SectionView,
 )
 
 __all__ = [
-    "CitationView", "ExamView", "ItemView", "KeyPointView", "ObjectiveView", "OptionView", "PairView", "QuestionView", "ReferenceView", "SectionView",
+    "CitationView", "ExamView", "KeyPointView", "ObjectiveView", "QuestionView", "ReferenceView", "SectionView",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from pipeline.shapes.parts import Part
 from schema.citation_status import LABELS, Status
 from schema.models import Exam, Example, Lab, Term
 
@@ -44,36 +45,9 @@ class CitationView:
 
 
 @dataclass(frozen=True)
-class OptionView:
-    """One choice, in display order. `id` is stable (a, b, c... by source position; true/false)."""
-
-    id: str
-    text_md: str
-    correct: bool
-    letter: str  # A, B, C... by display position: what a reader refers to
-
-
-@dataclass(frozen=True)
-class PairView:
-    """A matching pair: the prompt, and the id of the answer that matches it."""
-
-    id: str  # p1, p2... by source position
-    prompt_md: str
-    answer_id: str
-
-
-@dataclass(frozen=True)
-class ItemView:
-    """A matching answer or an ordering item, in display order; `letter` is its display position."""
-
-    id: str  # matching answers m1, m2... (the pairs' answers, then the extras); ordering items i1.. in correct order
-    text_md: str
-    letter: str
-
-
-@dataclass(frozen=True)
 class QuestionView:
-    """A practice question, authored or generated, as every output shows it."""
+    """A practice question, authored or generated, as every output shows it: what it asks, in parts of the
+    interaction shapes (pipeline/shapes/parts.py), with its answer and how it is scored, from its type."""
 
     id: str
     type: str
@@ -81,9 +55,10 @@ class QuestionView:
     section: int
     number: int  # 1.. within its objective: authored questions first, then generated ones
     stem_md: str
-    options: tuple[OptionView, ...]  # display order (a seeded shuffle by id unless the author said no)
-    answer_md: str | None  # short_answer: the model answer; true_false: "True"/"False"; else None
-    accepted_answers: tuple[str, ...]  # plain answers a grader may accept (cloze gaps)
+    prompt: str  # the instruction a learner reads, from the type ("Choose one.")
+    parts: tuple[Part, ...]  # what the learner answers: one part per interaction, settled (display order, letters, answers)
+    answer_md: str  # the answer as an answer key, a card back or the bank print it (Markdown), from the type
+    scoring: str  # how an answer is scored, in a sentence, from the type
     explanation_md: str
     difficulty: str
     key_points: tuple[str, ...]
@@ -93,19 +68,14 @@ class QuestionView:
     source_line: int
     generated: str | None = None  # the generator rule, None for authored questions
     tags: tuple[str, ...] = ()
-    pairs: tuple[PairView, ...] = ()  # matching: the prompts, in the author's order
-    answers: tuple[ItemView, ...] = ()  # matching: every answer (right ones and extras), in display order
-    items: tuple[ItemView, ...] = ()  # ordering: the items in display order
-    correct_order: tuple[str, ...] = ()  # ordering: item ids in their correct order
-    option_order: str = "shuffled"  # how options are ordered: shuffled (seeded by id), numeric (ascending), as written
 
     @property
     def label(self) -> str:
         return f"Q{self.number}"
 
     @property
-    def correct_options(self) -> tuple[OptionView, ...]:
-        return tuple(o for o in self.options if o.correct)
+    def shapes(self) -> tuple[str, ...]:
+        return tuple(part.shape for part in self.parts)
 
 
 @dataclass(frozen=True)

@@ -14,37 +14,44 @@
   function saveProgress(progress) {
     try { window.localStorage.setItem(KEY, JSON.stringify(progress)); } catch (e) { /* storage off: nothing kept */ }
   }
-  function normalise(text) {
-    return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-  }
-  function sameSet(a, b) {
-    return a.length === b.length && a.slice().sort().join("\n") === b.slice().sort().join("\n");
+  /* What the learner gave for one part, in the shape grade.js reads: option ids, text, prompt -> answer, item ids in order. */
+  function response(el, shape) {
+    if (shape === "choices") {
+      return Array.prototype.map.call(el.querySelectorAll("input:checked"), function (i) { return i.value; });
+    }
+    if (shape === "text" || shape === "numeric") {
+      return el.querySelector("input, textarea").value;
+    }
+    var selects = Array.prototype.slice.call(el.querySelectorAll("select"));
+    if (selects.some(function (s) { return !s.value; })) { return null; }
+    if (shape === "pairs") {
+      var pairs = {};
+      selects.forEach(function (s) { pairs[s.dataset.pair] = s.value; });
+      return pairs;
+    }
+    var order = selects.slice().sort(function (a, b) { return Number(a.value) - Number(b.value); });
+    return order.map(function (s) { return s.dataset.item; });
   }
 
-  /* The learner's answer: null when nothing is given yet, else whether it is right. */
+  /* The learner's answer: null when a part is not answered yet, "self" when an answered part is for the
+     learner to judge (a written answer with no accepted answers), else whether every part is right. */
   function mark(form, q) {
-    if (q.type === "short_answer") {
-      var text = normalise(form.querySelector("input[type=text]").value);
-      return text ? q.accepted.map(normalise).indexOf(text) >= 0 : null;
-    }
-    if (q.type === "matching" || q.type === "ordering") {
-      var selects = Array.prototype.slice.call(form.querySelectorAll("select"));
-      if (selects.some(function (s) { return !s.value; })) { return null; }
-      return selects.every(function (s) {
-        return q.type === "matching" ? q.pairs[s.dataset.pair] === s.value
-                                     : String(q.order.indexOf(s.dataset.item) + 1) === s.value;
-      });
-    }
-    var chosen = Array.prototype.map.call(form.querySelectorAll("input:checked"), function (i) { return i.value; });
-    return chosen.length ? sameSet(chosen, q.correct) : null;
+    var self = false, verdicts = Array.prototype.map.call(form.querySelectorAll("[data-part]"), function (el) {
+      var rule = q.parts[Number(el.dataset.part)], given = response(el, el.dataset.shape);
+      if (rule.shape === "text" && !rule.accepted.length && given && given.trim()) { self = true; return {right: true}; }
+      return window.ExamGrade.grade(rule, given, DATA.grading);
+    });
+    if (verdicts.some(function (v) { return v.right === null; })) { return null; }
+    return self ? "self" : verdicts.every(function (v) { return v.right; });
   }
 
   function announce(form, right) {
     var region = form.querySelector(".feedback");
     region.textContent = "";
     var verdict = document.createElement("p");
-    verdict.className = "verdict " + (right === null ? "incomplete" : right ? "right" : "wrong");
-    verdict.textContent = right === null ? "Answer every part first." : right ? "Correct." : "Not quite.";
+    verdict.className = "verdict " + (right === null ? "incomplete" : right === "self" ? "self" : right ? "right" : "wrong");
+    verdict.textContent = right === null ? "Answer every part first." : right === "self" ? "Compare your answer with the model answer."
+                        : right ? "Correct." : "Not quite.";
     region.appendChild(verdict);
     if (right === null) { return; }
     var body = form.querySelector(".solution-body");
@@ -55,7 +62,7 @@
     event.preventDefault();
     var form = event.currentTarget, id = form.dataset.qid, right = mark(form, DATA.questions[id]);
     announce(form, right);
-    if (right === null) { return; }
+    if (right === null || right === "self") { return; }
     var progress = loadProgress(), before = progress[id] || {answered: 0};
     progress[id] = {answered: before.answered + 1, correct: right};
     saveProgress(progress);

@@ -11,7 +11,7 @@ import re
 from html import escape
 
 from pipeline.practice import term_forms
-from pipeline.questions import TYPES
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, QuestionView, SeeView
 
@@ -135,49 +135,74 @@ def quotes_html(citations: tuple[CitationView, ...]) -> str:
 
 
 def instruction(question: QuestionView) -> str:
-    return TYPES[question.type].prompt
+    return question.prompt
 
 
 def _lettered(items) -> str:
     return "".join(f"<li>{inline_html(i.text_md)}</li>" for i in items).join(('<ol type="A">', "</ol>"))
 
 
-def options_html(question: QuestionView) -> str:
-    """What the front shows besides the stem: lettered options (A, B, C... in display order), matching
-    prompts beside lettered answers, or the items to order; empty for true/false and short answers."""
-    if question.type == "matching":
-        # prompts numbered 1, 2... and answers lettered A, B...: the back says "1. prompt → B. answer"
-        prompts = "".join(f"<li>{inline_html(p.prompt_md)}</li>" for p in question.pairs).join(('<ol class="prompts" type="1">', "</ol>"))
-        return prompts + '<div class="label">Answers</div>' + _lettered(question.answers)
-    if question.type == "ordering":
-        return _lettered(question.items)
-    return _lettered(question.options) if question.type in ("single", "multiple") else ""
+def _choices_front(part: Choices) -> str:
+    return "" if part.true_false else _lettered(part.options)
 
 
-def answer_html(question: QuestionView) -> str:
-    """The correct option(s) with their letters, True / False, the matches, or the order; empty for short answers."""
-    if question.type == "true_false":
-        return escape(question.answer_md or "")
-    if question.type == "matching":
-        answers = {a.id: a for a in question.answers}
-        lines = [f"{i}. {inline_html(p.prompt_md)} → {answers[p.answer_id].letter}. {inline_html(answers[p.answer_id].text_md)}"
-                 for i, p in enumerate(question.pairs, start=1)]
-    elif question.type == "ordering":
-        items = {i.id: i for i in question.items}
-        lines = [f"{items[i].letter}. {inline_html(items[i].text_md)}" for i in question.correct_order]
-        return "".join(f"<li>{line}</li>" for line in lines).join(("<ol>", "</ol>"))
-    elif question.type in ("single", "multiple"):
-        return marked_options_html(question)
-    else:
-        return ""
-    return lines[0] if len(lines) == 1 else "".join(f"<li>{line}</li>" for line in lines).join(("<ul>", "</ul>"))
+def _pairs_front(part: Pairs) -> str:
+    # prompts numbered 1, 2... and answers lettered A, B...: the back says "1. prompt → B. answer"
+    prompts = "".join(f"<li>{inline_html(p.text_md)}</li>" for p in part.prompts).join(('<ol class="prompts" type="1">', "</ol>"))
+    return prompts + '<div class="label">Answers</div>' + _lettered(part.answers)
 
 
-def marked_options_html(question: QuestionView) -> str:
-    """Every option where the front showed it, the correct ones marked and the others dimmed."""
-    items = "".join(f'<li class="{"right" if o.correct else "dim"}">{inline_html(o.text_md)}{" ✓" if o.correct else ""}</li>' for o in question.options)
+def _numeric_front(part: Numeric) -> str:
+    return f'<div class="unit">Give the number in {escape(part.unit)}.</div>' if part.unit else ""
+
+
+def _choices_back(part: Choices) -> str:
+    """True / False for a statement; else every option where the front showed it, the right ones marked."""
+    if part.true_false:
+        return escape(part.correct[0].text_md)
+    items = "".join(f'<li class="{"right" if o.correct else "dim"}">{inline_html(o.text_md)}{" ✓" if o.correct else ""}</li>' for o in part.options)
     return f'<ol type="A" class="marked">{items}</ol>'
 
 
+def _text_back(part: Text) -> str:
+    """A fill-in's accepted answers (the model answer has a field of its own)."""
+    return " / ".join(escape(a) for a in part.accepted) if part.auto and not part.model_answer_md else ""
+
+
+def _pairs_back(part: Pairs) -> str:
+    lines = [f"{n}. {inline_html(p.text_md)} → {part.answer_of(p).letter}. {inline_html(part.answer_of(p).text_md)}"
+             for n, p in enumerate(part.prompts, start=1)]
+    return "".join(f"<li>{line}</li>" for line in lines).join(("<ul>", "</ul>"))
+
+
+def _sequence_back(part: Sequence) -> str:
+    return "".join(f"<li>{i.letter}. {inline_html(i.text_md)}</li>" for i in part.in_order()).join(("<ol>", "</ol>"))
+
+
+def _numeric_back(part: Numeric) -> str:
+    return escape(part.answer_md())
+
+
+# shape -> (what the front shows besides the stem, what the back's Answer field shows)
+WRITERS = {
+    "choices": (_choices_front, _choices_back),
+    "text": (lambda part: "", _text_back),
+    "pairs": (_pairs_front, _pairs_back),
+    "sequence": (lambda part: _lettered(part.items), _sequence_back),
+    "numeric": (_numeric_front, _numeric_back),
+}
+
+
+def options_html(question: QuestionView) -> str:
+    """What the front shows besides the stem: lettered options (A, B, C... in display order), matching
+    prompts beside lettered answers, or the items to order; nothing for a statement or a written answer."""
+    return "".join(WRITERS[part.shape][0](part) for part in question.parts)
+
+
+def answer_html(question: QuestionView) -> str:
+    """The correct option(s) marked in place, True / False, the matches, the order or the number."""
+    return "".join(WRITERS[part.shape][1](part) for part in question.parts)
+
+
 def model_answer_html(question: QuestionView) -> str:
-    return block_html(question.answer_md) if question.type == "short_answer" and question.answer_md else ""
+    return "".join(block_html(p.model_answer_md) for p in question.parts if isinstance(p, Text) and p.model_answer_md)

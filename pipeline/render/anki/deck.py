@@ -21,11 +21,10 @@ if TYPE_CHECKING:  # pipeline.render imports this module for its registry
 
 DECK_FILE = "deck.apkg"
 CHANGES_FILE = "deck-changes.json"
-TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching", "ordering"})  # all go to the question note type
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    notes = deck_notes.notes(ctx.view)
+    notes = deck_notes.notes(ctx.view, ctx.warnings)
     models = {t: note_types.genanki_model(t) for t in note_types.NOTE_TYPES if any(n.note_type == t for n in notes)}
     previous = apkg.read(ctx.previous_dir / DECK_FILE) if ctx.previous_dir else None
     changes = deck_changes.compare(previous, snapshot(notes, models.values()))
@@ -33,10 +32,9 @@ def render(ctx: RenderContext) -> list[Path]:
         ctx.view, previous.timestamp if previous else None, deck_changes.needs_newer_timestamp(changes)
     )
     deck_path, changes_path = ctx.out_dir / DECK_FILE, ctx.out_dir / CHANGES_FILE
-    times = note_state.advance(note_state.load(ctx.sources_dir), notes, timestamp)
+    times = note_state.advance(note_state.parse(ctx.kept.get(note_state.STATE_FILE)), notes, timestamp)
     apkg.write(genanki_decks(ctx.view, notes, models), deck_path, timestamp, {guid: t.mod for guid, t in times.items()})
-    if ctx.sources_dir is not None:
-        note_state.save(ctx.sources_dir, times)
+    ctx.keep[note_state.STATE_FILE] = note_state.to_text(times)  # the build writes it beside the sources
     changes_path.write_text(deck_changes.to_json(changes, timestamp, previous), encoding="utf-8")
     return [deck_path, changes_path]
 

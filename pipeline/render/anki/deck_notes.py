@@ -15,7 +15,9 @@ import genanki
 
 from pipeline.render.anki import card_fields as f
 from pipeline.render.anki.note_types import CLOZE, QUESTION, TERM, NoteType, stable_id
+from pipeline.render.support import holds, writable
 from pipeline.shapes.order import LETTERS
+from pipeline.shapes.parts import Pairs
 from pipeline.text import cloze
 from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, QuestionView
 from schema.models import Term
@@ -94,20 +96,21 @@ def question_note(place: _Place, code: str, question: QuestionView, key: str | N
 def matching_parts(question: QuestionView) -> list[tuple[str, QuestionView]]:
     """A matching question as cards of at most CARD_PAIRS pairs, each with its pairs' answers, the extra
     answers and (when it has none) one answer of another part, so no card's last pair falls out by
-    elimination; letters re-drawn per card. One part keeps the question's own id (and note)."""
-    if len(question.pairs) <= CARD_PAIRS:
+    elimination; letters re-drawn per card. With CARD_PAIRS or fewer it stays one card under its own id."""
+    part = next(p for p in question.parts if isinstance(p, Pairs))
+    if len(part.prompts) <= CARD_PAIRS:
         return [(question.id, question)]
-    parts = []
-    chunks = [question.pairs[i : i + CARD_PAIRS] for i in range(0, len(question.pairs), CARD_PAIRS)]
-    matched = {p.answer_id for p in question.pairs}
-    extras = {a.id for a in question.answers if a.id not in matched}
+    chunks = [part.prompts[i : i + CARD_PAIRS] for i in range(0, len(part.prompts), CARD_PAIRS)]
+    matched = {p.answer_id for p in part.prompts}
+    extras = {a.id for a in part.answers if a.id not in matched}
+    cards = []
     for n, chunk in enumerate(chunks, start=1):
         own = {p.answer_id for p in chunk}
         wrong = extras or {next(p.answer_id for c in chunks if c is not chunk for p in c)}
-        shown = [a for a in question.answers if a.id in own | wrong]
+        shown = [a for a in part.answers if a.id in own | wrong]
         answers = tuple(replace(a, letter=LETTERS[i]) for i, a in enumerate(shown))
-        parts.append((f"{question.id}#part-{n}", replace(question, pairs=chunk, answers=answers)))
-    return parts
+        cards.append((f"{question.id}#part-{n}", replace(question, parts=(replace(part, prompts=chunk, answers=answers),))))
+    return cards
 
 
 def check_yourself_note(place: _Place, code: str, objective: ObjectiveView, number: int, prompt: str) -> DeckNote:
@@ -129,20 +132,21 @@ def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
     return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
 
 
-def notes(view: ExamView) -> list[DeckNote]:
-    """Every note of the exam, objective by objective: terms, then cloze key points, then practice questions."""
-    code, found = view.exam.code, []
+def notes(view: ExamView, warnings: list[str] | None = None) -> list[DeckNote]:
+    """Every note of the exam, objective by objective: terms, then cloze key points, then practice questions
+    (those whose shapes a card can show; the others are named in `warnings`)."""
+    code, found, skipped = view.exam.code, [], [] if warnings is None else warnings
     for objective in view.objectives:
         place = _place(view, objective)
         found += [term_note(place, code, term) for term in objective.terms]
         found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)]
-        found += [question_note(place, code, part, key) for q in objective.practice for key, part in _parts(q)]
+        found += [question_note(place, code, part, key) for q in writable(objective.practice, f.WRITERS, "anki", skipped) for key, part in _parts(q)]
         found += [check_yourself_note(place, code, objective, n, prompt) for n, prompt in enumerate(objective.check_yourself, start=1)]
     return found
 
 
 def _parts(question: QuestionView) -> list[tuple[str | None, QuestionView]]:
-    if question.type != "matching":
+    if not any(isinstance(p, Pairs) for p in question.parts):
         return [(None, question)]
     return [(None if key == question.id else key, part) for key, part in matching_parts(question)]
 
@@ -169,5 +173,11 @@ def notes_by_item(view: ExamView) -> dict[tuple[str, str], DeckNote]:
     for objective in view.objectives:
         place = _place(view, objective)
         found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)}
-        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions}
+        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if holds(q, f.WRITERS) is None}
     return found
+
+
+def places(view: ExamView) -> dict[tuple[str, str], tuple[tuple[str, str], ...]]:
+    """The note a learner holds for each key point and question: ("question", id) -> ((GUID, deck name),).
+    The audit's blast radius asks this through the output registry."""
+    return {key: ((note.guid, note.deck),) for key, note in notes_by_item(view).items()}

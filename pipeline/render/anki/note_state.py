@@ -11,9 +11,8 @@ author's build then stamp unchanged notes alike. A changed or new note gets the 
 deck_timestamp.py), and at least one second past its previous time. The same sources and state give the
 same times: nothing here reads the clock.
 
-Writing into the sources is this renderer's one step outside its output folder, as `audit` writes the
-lock. The file is written only when an entry changed, atomically. Should the build fail after it, the
-state is merely ahead: the next build stamps the same notes with the same, newer, times.
+The renderer never writes into the sources itself: it hands the new state to the build (`RenderContext.keep`),
+which writes it, atomically and only when it changed, once the outputs are published (pipeline/build.py).
 """
 
 from __future__ import annotations
@@ -22,9 +21,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
-from pipeline.publish.atomic import write_atomic
 from pipeline.render.anki.deck_notes import DeckNote
 
 STATE_FILE = "deck.state.json"
@@ -43,12 +40,12 @@ def content_digest(note: DeckNote) -> str:
     return hashlib.sha256(json.dumps(shape, ensure_ascii=False).encode()).hexdigest()[:32]
 
 
-def load(folder: Path | None) -> dict[str, NoteTime]:
-    """The state kept in `folder`; empty when there is none or it cannot be read (every note is then new)."""
-    if folder is None:
+def parse(text: str | None) -> dict[str, NoteTime]:
+    """The state in `text`; empty when there is none or it cannot be read (every note is then new)."""
+    if text is None:
         return {}
     try:
-        notes = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))["notes"]
+        notes = json.loads(text)["notes"]
         return {guid: NoteTime(entry["hash"], int(entry["mod"])) for guid, entry in notes.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
@@ -70,15 +67,3 @@ def advance(state: dict[str, NoteTime], notes: Iterable[DeckNote], now: int) -> 
 def to_text(state: dict[str, NoteTime]) -> str:
     notes = {guid: {"hash": t.digest, "mod": t.mod} for guid, t in sorted(state.items())}
     return json.dumps({"about": ABOUT, "notes": notes}, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def save(folder: Path, state: dict[str, NoteTime]) -> bool:
-    """Write the state when it differs from the file; True when it was written."""
-    path, text = folder / STATE_FILE, to_text(state)
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return False
-    except OSError:
-        pass
-    write_atomic(path, text.encode("utf-8"))
-    return True

@@ -68,11 +68,6 @@ CLOZE = NoteType(
 NOTE_TYPES = (TERM, QUESTION, CLOZE)
 
 
-def template_files() -> list[Path]:
-    """Every file the note types are made of (their templates and the CSS): inputs of the package timestamp."""
-    return [TEMPLATE_DIR / CSS_FILE, *(path for note_type in NOTE_TYPES for path in note_type.template_paths())]
-
-
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 

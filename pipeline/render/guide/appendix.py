@@ -6,19 +6,15 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.practice.term_forms import slug
+from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
 from pipeline.text.plaintext import to_plain
+from pipeline.text.slug import slug
 from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
 
 GENERATED_PER_OBJECTIVE = 2  # chosen generated items per objective: enough to vary, few enough not to swamp
-
-
-@dataclass(frozen=True)
-class AnswerGroup:
-    objective: ObjectiveView
-    answers: tuple[QuestionView, ...]
 
 
 @dataclass(frozen=True)
@@ -42,11 +38,6 @@ class ReviewView:
     stale: bool
 
 
-def answer_groups(view: ExamView) -> list[AnswerGroup]:
-    """The answers of the questions each objective practises, objective by objective."""
-    return [AnswerGroup(o, o.practice) for o in view.objectives if o.practice]
-
-
 @dataclass(frozen=True)
 class ExamItem:
     """A question of the mixed practice exam: its number there, and the objective to review."""
@@ -63,21 +54,29 @@ class ExamItem:
 
     @property
     def answer_text(self) -> str:
-        """The answer in a few words: letters, True/False, pairs, an order, or the accepted words."""
-        q = self.question
-        if q.type in ("single", "multiple"):
-            return ", ".join(o.letter for o in q.correct_options)
-        if q.type == "true_false":
-            return q.answer_md or ""
-        if q.type == "matching":
-            letters = {a.id: a.letter for a in q.answers}
-            return ", ".join(f"{i}–{letters[p.answer_id]}" for i, p in enumerate(q.pairs, start=1))
-        if q.type == "ordering":
-            letters = {i.id: i.letter for i in q.items}
-            return ", ".join(letters[i] for i in q.correct_order)
-        if q.accepted_answers:
-            return " / ".join(q.accepted_answers)
-        return to_plain(q.answer_md or "")  # the whole model answer: the key is where a reader checks theirs
+        """The answer in a few words: letters, True/False, pairs, an order, the accepted words or the number."""
+        return "; ".join(KEY[part.shape](part) for part in self.question.parts)
+
+
+def _choices_key(part: Choices) -> str:
+    return part.correct[0].text_md if part.true_false else ", ".join(o.letter for o in part.correct)
+
+
+def _text_key(part: Text) -> str:
+    # the whole model answer: the key is where a reader checks theirs
+    return " / ".join(part.accepted) if part.auto else to_plain(part.model_answer_md or "")
+
+
+def _pairs_key(part: Pairs) -> str:
+    return ", ".join(f"{n}–{part.answer_of(p).letter}" for n, p in enumerate(part.prompts, start=1))
+
+
+def _sequence_key(part: Sequence) -> str:
+    return ", ".join(i.letter for i in part.in_order())
+
+
+# shape -> the answer in a few words (the guide holds every shape, so a question missing here is a bug)
+KEY = {"choices": _choices_key, "text": _text_key, "pairs": _pairs_key, "sequence": _sequence_key, "numeric": lambda part: part.answer_md()}
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"“`])")
@@ -106,11 +105,11 @@ def _chosen_generated(objective: ObjectiveView) -> list[QuestionView]:
     return firsts[:GENERATED_PER_OBJECTIVE]
 
 
-def practice_exam(view: ExamView) -> list[ExamItem]:
+def practice_exam(view: ExamView, keep: Callable[[QuestionView], bool] = lambda q: True) -> list[ExamItem]:
     """What each objective practises (authored and generated matching questions) and a few chosen generated
     ones, shuffled across objectives by a hash of their ids (the same order in every build; an edit
-    elsewhere moves nothing), numbered 1..N."""
-    pool = [(q, o) for o in view.objectives for q in (*o.practice, *_chosen_generated(o))]
+    elsewhere moves nothing), numbered 1..N. `keep` leaves out what the guide cannot print."""
+    pool = [(q, o) for o in view.objectives for q in (*o.practice, *_chosen_generated(o)) if keep(q)]
     pool.sort(key=lambda pair: _mix_key(pair[0].id))
     points = {p.id for o in view.objectives for p in o.key_points}
     return [ExamItem(n, q, o, _review_anchor(q, o, points)) for n, (q, o) in enumerate(pool, start=1)]

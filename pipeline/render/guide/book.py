@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 import re
 
+from pipeline.shapes.parts import Text
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
-from pipeline.view.model import QuestionView
 from schema.citation_status import LABELS, Status
 
 # One mark per quote, explained once in the legend. Statuses that need an author's attention are also
@@ -101,7 +101,7 @@ def code_wraps(text: str, columns: int = CODE_COLUMNS) -> bool:
     return any(len(line) > code_columns(text, columns) for line in text.splitlines())
 
 
-def answer_lines(question: QuestionView) -> int:
-    """Write-in lines for a short answer: one per ~50 characters of the model answer, one to six."""
-    expected = len(to_plain(question.answer_md or ""))
+def answer_lines(part: Text) -> int:
+    """Write-in lines for a written answer: one per ~50 characters of the model answer, one to six."""
+    expected = len(to_plain(part.answer_md()))
     return max(1, min(6, math.ceil(expected / ANSWER_CHARS_PER_LINE)))

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 from pipeline.render.guide import appendix, book
 from pipeline.render.guide.citations import ReferenceFacts, reference_facts
+from pipeline.render.guide.fetcher import TEMPLATES
+from pipeline.render.support import writable
 from pipeline.view.model import ObjectiveView, SectionView
 from schema.citation_status import Status
 from schema.models import Exam
@@ -23,13 +25,14 @@ if TYPE_CHECKING:  # pipeline.render imports the renderers, which import this mo
 # Who the PDF says wrote it. Not the exam's vendor: the vendor is quoted, it did not write the guide.
 AUTHOR = "exam-prep pipeline"
 LANGUAGE = "en"
+# The shapes the guide prints: those with a template (templates/guide/shapes/<shape>.html.j2).
+SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (TEMPLATES / "guide" / "shapes").glob("*.html.j2"))
 
 
 @dataclass(frozen=True)
 class Guide:
     exam: Exam
     sections: tuple[SectionView, ...]
-    answers: tuple[appendix.AnswerGroup, ...]
     practice: tuple[appendix.ExamItem, ...]
     lab_homes: dict[str, str]  # a lab's address -> the objective that describes it (the first listing it)
     glossary: tuple[appendix.GlossaryEntry, ...]
@@ -76,11 +79,11 @@ class Guide:
 
 def build_guide(ctx: RenderContext) -> Guide:
     view = ctx.view
+    printable = {q.id for q in writable(view.questions, SHAPES, "pdf", ctx.warnings)}
     return Guide(
         exam=view.exam,
         sections=view.sections,
-        answers=tuple(appendix.answer_groups(view)),
-        practice=tuple(appendix.practice_exam(view)),
+        practice=tuple(appendix.practice_exam(view, keep=lambda q: q.id in printable)),
         lab_homes=appendix.first_labs(view),
         glossary=tuple(appendix.glossary(view)),
         references=tuple(reference_facts(r) for r in view.references),

@@ -13,7 +13,6 @@ import jinja2
 from markupsafe import Markup
 
 from pipeline.practice import answers as fill_in
-from pipeline.questions import TYPES
 from pipeline.render.guide import appendix, book
 from pipeline.render.guide.citations import callouts
 from pipeline.render.guide.context import Guide
@@ -45,7 +44,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(markdown=markdown, inline=markdown_inline, strip_cloze=cloze.strip)
     env.globals.update(
-        callouts=callouts, prompt=lambda q: TYPES[q.type].prompt, status_mark=book.status_mark, quiet_statuses=book.QUIET,
+        callouts=callouts, status_mark=book.status_mark, quiet_statuses=book.QUIET,
         essential=book.essential, term_anchor=appendix.term_anchor, lab_anchor=appendix.lab_anchor, answer_lines=book.answer_lines,
         wrap_code=book.wrap_code, code_wraps=book.code_wraps, code_size=book.code_size, fill_in_rule=fill_in.RULE,
     )

@@ -21,11 +21,6 @@ if TYPE_CHECKING:  # pipeline.render imports this module to register it
     from pipeline.render import RenderContext
 
 FILENAME = "study-guide.pdf"
-# The question types the guide prints: those with a question and an answer-key template.
-TYPES = frozenset(
-    p.name.removesuffix(".html.j2") for p in (GUIDE_TEMPLATES / "questions").glob("*.html.j2")
-    if not p.name.startswith("_") and (GUIDE_TEMPLATES / "answers" / p.name).is_file()
-)
 
 
 def guide_html(ctx: RenderContext) -> str:

@@ -6,9 +6,10 @@ export (and text2qti) lays it out:
     <quiz>/<quiz>.xml                questestinterop: one item per question
     <quiz>/assessment_meta.xml       Canvas's quiz settings (a practice quiz, answers in the given order)
 
-Types: multiple_choice, multiple_answers, true_false, short_answer (fill-ins: accepted answers),
-essay (short answers with only a model answer) and matching. Classic Canvas quizzes have no ordering
-question, so ordering questions are skipped with a warning. Text is HTML, entity-escaped in `mattext`;
+Shapes become Canvas types: choices -> multiple_choice, multiple_answers or true_false; text ->
+short_answer (accepted answers) or essay (a model answer only); pairs -> matching; numeric -> numerical
+(the value or a range). Classic Canvas quizzes have no ordering question, so a sequence is skipped with a
+warning. Text is HTML, entity-escaped in `mattext`;
 matching prompts and answers are plain text (Canvas shows them as such).
 """
 
@@ -18,20 +19,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.render.lms import exportable, kind
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.qti21 import identifier
-from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title, plain
+from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title
+from pipeline.render.support import writable
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
+from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
     from pipeline.render import RenderContext
 
 NAME = "canvas-qti.zip"
-TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching"})
-SKIPPED = {"ordering": "Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"}
-CANVAS_TYPE = {"single": "multiple_choice_question", "multiple": "multiple_answers_question", "true_false": "true_false_question",
-               "fill_in": "short_answer_question", "essay": "essay_question", "matching": "matching_question"}
+WHY = {"sequence": "Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"}
 HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
 
@@ -47,20 +47,8 @@ def _field(label: str, value: str) -> str:
     return f"<qtimetadatafield><fieldlabel>{label}</fieldlabel><fieldentry>{escape(value)}</fieldentry></qtimetadatafield>"
 
 
-def _labels(q: QuestionView) -> str:
-    return "".join(f'<response_label ident="{o.id}">{_mattext(inline_html(o.text_md))}</response_label>' for o in q.options)
-
-
-def _choice_response(q: QuestionView) -> tuple[str, str]:
-    cardinality = "Multiple" if q.type == "multiple" else "Single"
-    response = f'<response_lid ident="response1" rcardinality="{cardinality}"><render_choice>{_labels(q)}</render_choice></response_lid>'
-    if q.type == "multiple":
-        tests = "".join(f'<varequal respident="response1">{o.id}</varequal>' if o.correct else
-                        f'<not><varequal respident="response1">{o.id}</varequal></not>' for o in q.options)
-        condition = f"<and>{tests}</and>"
-    else:
-        condition = f'<varequal respident="response1">{q.correct_options[0].id}</varequal>'
-    return response, _full_marks(condition)
+def _labels(part: Choices) -> str:
+    return "".join(f'<response_label ident="{o.id}">{_mattext(inline_html(o.text_md))}</response_label>' for o in part.options)
 
 
 def _full_marks(condition: str) -> str:
@@ -68,43 +56,70 @@ def _full_marks(condition: str) -> str:
             '<setvar action="Set" varname="SCORE">100</setvar></respcondition>')
 
 
-def _text_response() -> str:
-    return ('<response_str ident="response1" rcardinality="Single"><render_fib>'
+def _choices(part: Choices) -> tuple[str, str, str]:
+    cardinality = "Multiple" if part.multiple else "Single"
+    response = f'<response_lid ident="response1" rcardinality="{cardinality}"><render_choice>{_labels(part)}</render_choice></response_lid>'
+    if part.multiple:
+        tests = "".join(f'<varequal respident="response1">{o.id}</varequal>' if o.correct else
+                        f'<not><varequal respident="response1">{o.id}</varequal></not>' for o in part.options)
+        kind, condition = "multiple_answers_question", f"<and>{tests}</and>"
+    else:
+        kind = "true_false_question" if part.true_false else "multiple_choice_question"
+        condition = f'<varequal respident="response1">{part.correct[0].id}</varequal>'
+    return kind, response, _full_marks(condition)
+
+
+def _text_response(fibtype: str = "") -> str:
+    attr = f' fibtype="{fibtype}"' if fibtype else ""
+    return (f'<response_str ident="response1" rcardinality="Single"><render_fib{attr}>'
             '<response_label ident="answer1" rshuffle="No"/></render_fib></response_str>')
 
 
-def _fill_in_response(q: QuestionView) -> tuple[str, str]:
-    condition = "".join(f'<varequal respident="response1">{escape(a)}</varequal>' for a in q.accepted_answers)
-    return _text_response(), _full_marks(condition)
+def _text(part: Text) -> tuple[str, str, str]:
+    """A fill-in (`short_answer_question`: Canvas compares case-insensitively); without accepted answers, an essay."""
+    if part.auto:
+        condition = "".join(f'<varequal respident="response1">{escape(a)}</varequal>' for a in part.accepted)
+        return "short_answer_question", _text_response(), _full_marks(condition)
+    return "essay_question", _text_response(), '<respcondition continue="No"><conditionvar><other/></conditionvar></respcondition>'
 
 
-def _essay_response(q: QuestionView) -> tuple[str, str]:
-    return _text_response(), '<respcondition continue="No"><conditionvar><other/></conditionvar></respcondition>'
-
-
-def _matching_response(q: QuestionView) -> tuple[str, str]:
+def _pairs(part: Pairs) -> tuple[str, str, str]:
     """One response per prompt, each offering every answer; each right pair adds an equal share."""
-    labels = "".join(f'<response_label ident="{a.id}">{_mattext(plain(a.text_md), "text/plain")}</response_label>' for a in q.answers)
-    responses = "".join(f'<response_lid ident="response_{p.id}">{_mattext(plain(p.prompt_md), "text/plain")}'
-                        f"<render_choice>{labels}</render_choice></response_lid>" for p in q.pairs)
-    step = f"{100 / len(q.pairs):.2f}"
+    labels = "".join(f'<response_label ident="{a.id}">{_mattext(to_plain(a.text_md), "text/plain")}</response_label>' for a in part.answers)
+    responses = "".join(f'<response_lid ident="response_{p.id}">{_mattext(to_plain(p.text_md), "text/plain")}'
+                        f"<render_choice>{labels}</render_choice></response_lid>" for p in part.prompts)
+    step = f"{100 / len(part.prompts):.2f}"
     conditions = "".join(f'<respcondition><conditionvar><varequal respident="response_{p.id}">{p.answer_id}</varequal></conditionvar>'
-                         f'<setvar varname="SCORE" action="Add">{step}</setvar></respcondition>' for p in q.pairs)
-    return responses, conditions
+                         f'<setvar varname="SCORE" action="Add">{step}</setvar></respcondition>' for p in part.prompts)
+    return "matching_question", responses, conditions
 
 
-RESPONSES = {"single": _choice_response, "multiple": _choice_response, "true_false": _choice_response,
-             "fill_in": _fill_in_response, "essay": _essay_response, "matching": _matching_response}
+def _numeric(part: Numeric) -> tuple[str, str, str]:
+    """`numerical_question` as Canvas exports an answer with a margin: the exact value, or anything in the range."""
+    condition = (f'<or><varequal respident="response1">{_number(part.value)}</varequal><and>'
+                 f'<vargte respident="response1">{_number(part.low)}</vargte><varlte respident="response1">{_number(part.high)}</varlte>'
+                 "</and></or>")
+    return "numerical_question", _text_response("Decimal"), _full_marks(condition)
 
 
-def _answer_ids(q: QuestionView) -> str:
-    return ",".join(o.id for o in q.options) if q.options else ",".join(a.id for a in q.answers)
+def _number(value: float) -> str:
+    return repr(value) if value != int(value) else str(int(value))
+
+
+WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "numeric": _numeric}
+
+
+def _answer_ids(part: Part) -> str:
+    if isinstance(part, Choices):
+        return ",".join(o.id for o in part.options)
+    return ",".join(a.id for a in part.answers) if isinstance(part, Pairs) else ""
 
 
 def item_xml(q: QuestionView) -> str:
-    response, scoring = RESPONSES[kind(q)](q)
-    metadata = (_field("question_type", CANVAS_TYPE[kind(q)]) + _field("points_possible", "1")
-                + _field("original_answer_ids", _answer_ids(q)) + _field("assessment_question_identifierref", f"bank_{identifier(q)}"))
+    part = q.parts[0]
+    kind, response, scoring = WRITERS[part.shape](part)
+    metadata = (_field("question_type", kind) + _field("points_possible", "1")
+                + _field("original_answer_ids", _answer_ids(part)) + _field("assessment_question_identifierref", f"bank_{identifier(q)}"))
     title = item_title(q)
     return (f"<item ident=\"{identifier(q)}\" title={quoteattr(title)}>\n"
             f"<itemmetadata><qtimetadata>{metadata}</qtimetadata></itemmetadata>\n"
@@ -162,5 +177,5 @@ def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, by
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    questions = exportable(ctx.view.questions, TYPES, "canvas", SKIPPED, ctx.warnings)
+    questions = writable(ctx.view.questions, WRITERS, "canvas", ctx.warnings, why=WHY, max_parts=1)
     return [write_zip(ctx.out_dir / NAME, package_files(ctx.view, questions), ctx.view.source_date)]

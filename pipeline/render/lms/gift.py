@@ -3,7 +3,8 @@
 Each objective starts with a `$CATEGORY:` line in a block of its own; each question is one block
 titled with its id, its text marked `[html]` and GIFT-escaped (`\\ ~ = # { } :` and line breaks),
 the explanation and citations as general feedback (`####`). GIFT has no ordering question
-(the ordering plug-in's own syntax is not GIFT), so ordering questions are skipped with a warning.
+(the ordering plug-in's own syntax is not GIFT), so a sequence is skipped with a warning; a number is
+`{#=value:tolerance}`.
 Multiple-answer weights are Moodle grade values: correct options share 100%, wrong ones -100%.
 """
 
@@ -12,55 +13,65 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.render.lms import exportable, kind, share
+from pipeline.render.lms import share
 from pipeline.render.lms.moodle import category_path
-from pipeline.render.lms.text import block_html, feedback_html, gift_escape, inline_html, plain
+from pipeline.render.lms.text import block_html, feedback_html, gift_escape, inline_html
+from pipeline.render.support import writable
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
+from pipeline.text.plaintext import to_plain
 from pipeline.view.model import QuestionView
 
 if TYPE_CHECKING:
     from pipeline.render import RenderContext
 
 NAME = "questions.gift"
-TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching"})
-SKIPPED = {"ordering": "GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"}
+WHY = {"sequence": "GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"}
 
 
 def _html(html_text: str) -> str:
     return "[html]" + gift_escape(html_text)
 
 
-def _choices(q: QuestionView) -> list[str]:
-    if q.type == "single":
-        return [f"{'=' if o.correct else '~'}{gift_escape(inline_html(o.text_md))}" for o in q.options]
-    right, wrong = len(q.correct_options), len(q.options) - len(q.correct_options)
-    return [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_escape(inline_html(o.text_md))}" for o in q.options]
+def _choices(part: Choices) -> tuple[str, list[str]]:
+    if part.true_false:
+        return "", ["TRUE" if part.correct[0].id == "true" else "FALSE"]
+    if not part.multiple:
+        return "", [f"{'=' if o.correct else '~'}{gift_escape(inline_html(o.text_md))}" for o in part.options]
+    right, wrong = len(part.correct), len(part.options) - len(part.correct)
+    return "", [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_escape(inline_html(o.text_md))}" for o in part.options]
 
 
-def _true_false(q: QuestionView) -> list[str]:
-    return ["TRUE" if q.answer_md == "True" else "FALSE"]
+def _text(part: Text) -> tuple[str, list[str]]:
+    """Accepted answers are plain text; `*` is a wildcard in Moodle's short answers, so it is escaped. No
+    accepted answers: an essay (an empty answer block)."""
+    return "", [f"={gift_escape(a.replace('*', chr(92) + '*'))}" for a in part.accepted]
 
 
-def _fill_in(q: QuestionView) -> list[str]:
-    """Accepted answers are plain text; `*` is a wildcard in Moodle's short answers, so it is escaped."""
-    return [f"={gift_escape(a.replace('*', chr(92) + '*'))}" for a in q.accepted_answers]
-
-
-def _matching(q: QuestionView) -> list[str]:
+def _pairs(part: Pairs) -> tuple[str, list[str]]:
     """`=prompt -> answer` per pair, then `= -> extra` per extra answer (the answer side is plain text)."""
-    text = {a.id: plain(a.text_md) for a in q.answers}
-    used = {p.answer_id for p in q.pairs}
-    lines = [f"={gift_escape(inline_html(p.prompt_md))} -> {gift_escape(text[p.answer_id])}" for p in q.pairs]
-    return lines + [f"= -> {gift_escape(text[a.id])}" for a in q.answers if a.id not in used]
+    used = {p.answer_id for p in part.prompts}
+    lines = [f"={gift_escape(inline_html(p.text_md))} -> {gift_escape(to_plain(part.answer_of(p).text_md))}" for p in part.prompts]
+    return "", lines + [f"= -> {gift_escape(to_plain(a.text_md))}" for a in part.answers if a.id not in used]
 
 
-BODY = {"single": _choices, "multiple": _choices, "true_false": _true_false, "fill_in": _fill_in,
-        "essay": lambda q: [], "matching": _matching}
+def _numeric(part: Numeric) -> tuple[str, list[str]]:
+    """`{#` then `=value:tolerance`; GIFT has no units (the stem names it)."""
+    return "#", [f"={_number(part.value)}:{_number(part.tolerance)}"]
+
+
+def _number(value: float) -> str:
+    return repr(value) if value != int(value) else str(int(value))
+
+
+WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "numeric": _numeric}
 
 
 def question_gift(q: QuestionView) -> str:
     """`::id::[html]stem{` answers, one a line, `####[html]feedback }`; the answers inherit the stem's format."""
-    answers = "".join(f"\n  {line}" for line in BODY[kind(q)](q))
-    return f"::{gift_escape(q.id)}::{_html(block_html(q.stem_md))}{{{answers}\n  ####{_html(feedback_html(q))}\n}}"
+    part: Part = q.parts[0]
+    mark, lines = WRITERS[part.shape](part)
+    answers = "".join(f"\n  {line}" for line in lines)
+    return f"::{gift_escape(q.id)}::{_html(block_html(q.stem_md))}{{{mark}{answers}\n  ####{_html(feedback_html(q))}\n}}"
 
 
 def gift_text(questions: list[QuestionView]) -> str:
@@ -75,5 +86,6 @@ def gift_text(questions: list[QuestionView]) -> str:
 
 def render(ctx: RenderContext) -> list[Path]:
     path = ctx.out_dir / NAME
-    path.write_bytes(gift_text(exportable(ctx.view.questions, TYPES, "gift", SKIPPED, ctx.warnings)).encode("utf-8"))
+    questions = writable(ctx.view.questions, WRITERS, "gift", ctx.warnings, why=WHY, max_parts=1)
+    path.write_bytes(gift_text(questions).encode("utf-8"))
     return [path]

@@ -4,8 +4,9 @@ Each objective's questions follow a category question (`$course$/top/<exam>/<sec
 Grade fractions are Moodle grade values (33.33333, never 33.3): the correct options of a multiple
 question share 100, its wrong ones share -100, so a guess-all scores 0. Options keep the view's order
 (shuffleanswers off, lettered ABCD as in the guide). HTML goes in CDATA, split where it holds `]]>`;
-a `*` in a short answer is escaped (it is a wildcard there). Ordering questions use the `ordering`
-type, core in Moodle 4.4 (the qtype_ordering plug-in before that).
+a `*` in a short answer is escaped (it is a wildcard there). Shapes become Moodle types: choices ->
+multichoice or truefalse, text -> shortanswer or essay, pairs -> matching, sequence -> ordering (core in
+Moodle 4.4, the qtype_ordering plug-in before), numeric -> numerical.
 """
 
 from __future__ import annotations
@@ -14,17 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.render.lms import exportable, kind, share
-from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title, plain
+from pipeline.render.lms import share
+from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title
+from pipeline.render.support import writable
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
     from pipeline.render import RenderContext
 
 NAME = "moodle.xml"
-TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching", "ordering"})
-MOODLE_TYPE = {"single": "multichoice", "multiple": "multichoice", "true_false": "truefalse", "fill_in": "shortanswer",
-               "essay": "essay", "matching": "matching", "ordering": "ordering"}
 
 
 def category_path(q: QuestionView) -> str:
@@ -51,71 +52,83 @@ def _head(q: QuestionView) -> list[str]:
             "<penalty>0.3333333</penalty>", "<hidden>0</hidden>", f"<idnumber>{escape(q.id)}</idnumber>"]
 
 
-def _choice_fraction(q: QuestionView, correct: bool) -> str:
-    if q.type == "single":
+NO_FEEDBACK = '<feedback format="html"><text></text></feedback>'
+
+
+def _choice_fraction(part: Choices, correct: bool) -> str:
+    if not part.multiple:
         return "100" if correct else "0"
-    right = len(q.correct_options)
-    wrong = len(q.options) - right
-    return share(right) if correct else f"-{share(wrong)}"
+    right = len(part.correct)
+    return share(right) if correct else f"-{share(len(part.options) - right)}"
 
 
-def _choices(q: QuestionView) -> list[str]:
-    lines = [f"<single>{'true' if q.type == 'single' else 'false'}</single>", "<shuffleanswers>false</shuffleanswers>",
+def _choices(part: Choices) -> tuple[str, list[str]]:
+    if part.true_false:
+        return "truefalse", [f'<answer fraction="{"100" if o.correct else "0"}" format="moodle_auto_format"><text>{o.id}</text>{NO_FEEDBACK}</answer>'
+                             for o in part.options]
+    lines = [f"<single>{'false' if part.multiple else 'true'}</single>", "<shuffleanswers>false</shuffleanswers>",
              "<answernumbering>ABCD</answernumbering>", "<showstandardinstruction>1</showstandardinstruction>"]
-    for o in q.options:
-        body = f"<text>{cdata(inline_html(o.text_md))}</text>"
-        lines.append(f'<answer fraction="{_choice_fraction(q, o.correct)}" format="html">{body}'
-                     f'<feedback format="html"><text></text></feedback></answer>')
-    return lines
+    for o in part.options:
+        lines.append(f'<answer fraction="{_choice_fraction(part, o.correct)}" format="html"><text>{cdata(inline_html(o.text_md))}</text>{NO_FEEDBACK}</answer>')
+    return "multichoice", lines
 
 
-def _true_false(q: QuestionView) -> list[str]:
-    return [f'<answer fraction="{"100" if o.correct else "0"}" format="moodle_auto_format"><text>{o.id}</text>'
-            f'<feedback format="html"><text></text></feedback></answer>' for o in q.options]
+def _text(part: Text) -> tuple[str, list[str]]:
+    """A fill-in is a `shortanswer` (a `*` is a wildcard there, so it is escaped); without accepted answers, an `essay`."""
+    if part.auto:
+        answers = [f'<answer fraction="100" format="moodle_auto_format"><text>{escape(a.replace("*", chr(92) + "*"))}</text>{NO_FEEDBACK}</answer>'
+                   for a in part.accepted]
+        return "shortanswer", ["<usecase>0</usecase>", *answers]
+    return "essay", ["<responseformat>editor</responseformat>", "<responserequired>1</responserequired>",
+                     "<responsefieldlines>10</responsefieldlines>", "<attachments>0</attachments>",
+                     "<attachmentsrequired>0</attachmentsrequired>", _html("graderinfo", block_html(part.model_answer_md or "")),
+                     _html("responsetemplate", "")]
 
 
-def _fill_in(q: QuestionView) -> list[str]:
-    answers = [f'<answer fraction="100" format="moodle_auto_format"><text>{escape(a.replace("*", chr(92) + "*"))}</text>'
-               f'<feedback format="html"><text></text></feedback></answer>' for a in q.accepted_answers]
-    return ["<usecase>0</usecase>", *answers]
-
-
-def _essay(q: QuestionView) -> list[str]:
-    return ["<responseformat>editor</responseformat>", "<responserequired>1</responserequired>",
-            "<responsefieldlines>10</responsefieldlines>", "<attachments>0</attachments>",
-            "<attachmentsrequired>0</attachmentsrequired>", _html("graderinfo", block_html(q.answer_md or "")),
-            _html("responsetemplate", "")]
-
-
-def _matching(q: QuestionView) -> list[str]:
+def _pairs(part: Pairs) -> tuple[str, list[str]]:
     """One subquestion per pair (prompt, answer), then each extra answer as a subquestion with no prompt."""
-    text = {a.id: plain(a.text_md) for a in q.answers}
-    used = {p.answer_id for p in q.pairs}
-    subs = [(inline_html(p.prompt_md), text[p.answer_id]) for p in q.pairs]
-    subs += [("", text[a.id]) for a in q.answers if a.id not in used]
-    return ["<shuffleanswers>false</shuffleanswers>"] + [
+    used = {p.answer_id for p in part.prompts}
+    subs = [(inline_html(p.text_md), to_plain(part.answer_of(p).text_md)) for p in part.prompts]
+    subs += [("", to_plain(a.text_md)) for a in part.answers if a.id not in used]
+    return "matching", ["<shuffleanswers>false</shuffleanswers>"] + [
         f'<subquestion format="html"><text>{cdata(prompt) if prompt else ""}</text>'
         f'<answer><text>{escape(answer)}</text></answer></subquestion>' for prompt, answer in subs]
 
 
-def _ordering(q: QuestionView) -> list[str]:
-    """The answers in their correct order: Moodle takes document order as the right one and shuffles itself."""
-    text = {i.id: i.text_md for i in q.items}
-    answers = [f'<answer fraction="{n}" format="html"><text>{cdata(inline_html(text[item]))}</text></answer>'
-               for n, item in enumerate(q.correct_order, start=1)]
-    return ["<layouttype>VERTICAL</layouttype>", "<selecttype>ALL</selecttype>", "<selectcount>0</selectcount>",
-            "<gradingtype>ALL_OR_NOTHING</gradingtype>", "<showgrading>SHOW</showgrading>",
-            "<numberingstyle>none</numberingstyle>", *answers]
+def _sequence(part: Sequence) -> tuple[str, list[str]]:
+    """The answers in their correct order: Moodle takes document order as the right one and shuffles itself
+    (`ordering`, core in Moodle 4.4; the qtype_ordering plug-in before that)."""
+    answers = [f'<answer fraction="{n}" format="html"><text>{cdata(inline_html(item.text_md))}</text></answer>'
+               for n, item in enumerate(part.in_order(), start=1)]
+    return "ordering", ["<layouttype>VERTICAL</layouttype>", "<selecttype>ALL</selecttype>", "<selectcount>0</selectcount>",
+                        "<gradingtype>ALL_OR_NOTHING</gradingtype>", "<showgrading>SHOW</showgrading>",
+                        "<numberingstyle>none</numberingstyle>", *answers]
 
 
-BODY = {"single": _choices, "multiple": _choices, "true_false": _true_false, "fill_in": _fill_in, "essay": _essay,
-        "matching": _matching, "ordering": _ordering}
+def _numeric(part: Numeric) -> tuple[str, list[str]]:
+    """`numerical`: the value with its absolute tolerance. A unit, when given, may be typed after the number
+    (showunits 0, an input) and is optional (unitgradingtype 0: not graded), so "3.14" and "3.14 GB" both score."""
+    lines = [f'<answer fraction="100" format="moodle_auto_format"><text>{_number(part.value)}</text>{NO_FEEDBACK}'
+             f"<tolerance>{_number(part.tolerance)}</tolerance></answer>"]
+    if part.unit:
+        lines += [f"<units><unit><multiplier>1</multiplier><unit_name>{escape(part.unit)}</unit_name></unit></units>",
+                  "<unitgradingtype>0</unitgradingtype>", "<unitpenalty>0.1000000</unitpenalty>", "<showunits>0</showunits>",
+                  "<unitsleft>0</unitsleft>"]
+    return "numerical", lines
+
+
+def _number(value: float) -> str:
+    return repr(value) if value != int(value) else str(int(value))
+
+
+WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "sequence": _sequence, "numeric": _numeric}
 
 
 def question_xml(q: QuestionView) -> str:
-    lines = _head(q) + BODY[kind(q)](q)
-    inner = "\n".join(f"    {line}" for line in lines)
-    return f"  <question type={quoteattr(MOODLE_TYPE[kind(q)])}>\n{inner}\n  </question>"
+    part: Part = q.parts[0]
+    qtype, body = WRITERS[part.shape](part)
+    inner = "\n".join(f"    {line}" for line in _head(q) + body)
+    return f"  <question type={quoteattr(qtype)}>\n{inner}\n  </question>"
 
 
 def moodle_xml(view: ExamView, questions: list[QuestionView]) -> str:
@@ -129,7 +142,7 @@ def moodle_xml(view: ExamView, questions: list[QuestionView]) -> str:
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    questions = exportable(ctx.view.questions, TYPES, "moodle", {}, ctx.warnings)
+    questions = writable(ctx.view.questions, WRITERS, "moodle", ctx.warnings, max_parts=1)
     path = ctx.out_dir / NAME
     path.write_bytes(moodle_xml(ctx.view, questions).encode("utf-8"))
     return [path]

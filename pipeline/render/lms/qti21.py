@@ -4,9 +4,10 @@ them by section and objective.
 Layout: `imsmanifest.xml` (one resource per item, and the test depending on all of them),
 `assessment.xml` (testPart → section → objective → item refs) and `items/<identifier>.xml`.
 Identifiers are NCNames from the question ids (`q_` + id); choice, pair and item identifiers are the
-view's (a, b..., true/false, p1/m1, i1...). Interactions: choice (single, multiple, true/false),
-textEntry (fill-ins, accepted answers mapped case-insensitively), extendedText (short answers with a
-model answer: graded by a person), match (distractors are extra targets) and order. Response
+view's (a, b..., true/false, p1/m1, i1...). Shapes become interactions: choices -> choice;
+text -> textEntry (fill-ins, accepted answers mapped case-insensitively) or extendedText (a model answer
+only: graded by a person); pairs -> match (distractors are extra targets); sequence -> order; numeric ->
+a float textEntry scored by a range. Response
 processing is written out rather than named by template (some players do not resolve templates);
 the explanation and citations are a modal feedback shown after any response. Order is the view's
 (shuffle off).
@@ -18,16 +19,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.render.lms import exportable, kind
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title
+from pipeline.render.support import writable
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
     from pipeline.render import RenderContext
 
 NAME = "qti21.zip"
-TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching", "ordering"})
 NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
 SCHEMA = f'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="{NS} http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"'
 HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -62,48 +63,62 @@ def _declaration(cardinality: str, base_type: str, correct: list[str], mapping: 
     return f'<responseDeclaration identifier="RESPONSE" cardinality="{cardinality}" baseType="{base_type}">{body}</responseDeclaration>'
 
 
-def _choice_parts(q: QuestionView) -> tuple[str, str, str]:
-    choices = "".join(f"<simpleChoice identifier=\"{o.id}\">{inline_html(o.text_md)}</simpleChoice>"
-                      for o in q.options)
-    correct = [o.id for o in q.correct_options]
-    if q.type != "multiple":
+def _choices(part: Choices) -> tuple[str, str, str]:
+    choices = "".join(f"<simpleChoice identifier=\"{o.id}\">{inline_html(o.text_md)}</simpleChoice>" for o in part.options)
+    correct = [o.id for o in part.correct]
+    if not part.multiple:
         interaction = f'<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="1">{choices}</choiceInteraction>'
-        return _declaration("single", "identifier", correct), interaction, "correct"
-    wrong = len(q.options) - len(correct)
-    mapping = _mapping([(o.id, 1 / len(correct) if o.correct else -1 / wrong) for o in q.options])
+        return _declaration("single", "identifier", correct), interaction, SCORING["correct"]
+    wrong = len(part.options) - len(correct)
+    mapping = _mapping([(o.id, 1 / len(correct) if o.correct else -1 / wrong) for o in part.options])
     interaction = f'<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="0">{choices}</choiceInteraction>'
-    return _declaration("multiple", "identifier", correct, mapping), interaction, "map"
+    return _declaration("multiple", "identifier", correct, mapping), interaction, SCORING["map"]
 
 
-def _fill_in_parts(q: QuestionView) -> tuple[str, str, str]:
-    mapping = _mapping([(a, 1.0) for a in q.accepted_answers], ' caseSensitive="false"')
-    length = max(len(a) for a in q.accepted_answers) + 5
+def _text(part: Text) -> tuple[str, str, str]:
+    """A fill-in: textEntry, accepted answers mapped case-insensitively; without them, extendedText for a person."""
+    if not part.auto:
+        interaction = '<extendedTextInteraction responseIdentifier="RESPONSE" expectedLines="10"/>'
+        return _declaration("single", "string", []), interaction, ""
+    mapping = _mapping([(a, 1.0) for a in part.accepted], ' caseSensitive="false"')
+    length = max(len(a) for a in part.accepted) + 5
     interaction = f'<p><textEntryInteraction responseIdentifier="RESPONSE" expectedLength="{length}"/></p>'
-    return _declaration("single", "string", list(q.accepted_answers[:1]), mapping), interaction, "map"
+    return _declaration("single", "string", list(part.accepted[:1]), mapping), interaction, SCORING["map"]
 
 
-def _essay_parts(q: QuestionView) -> tuple[str, str, str]:
-    interaction = '<extendedTextInteraction responseIdentifier="RESPONSE" expectedLines="10"/>'
-    return _declaration("single", "string", []), interaction, "none"
-
-
-def _matching_parts(q: QuestionView) -> tuple[str, str, str]:
-    sources = "".join(f'<simpleAssociableChoice identifier="{p.id}" matchMax="1">{inline_html(p.prompt_md)}</simpleAssociableChoice>' for p in q.pairs)
-    targets = "".join(f'<simpleAssociableChoice identifier="{a.id}" matchMax="1">{inline_html(a.text_md)}</simpleAssociableChoice>' for a in q.answers)
-    pairs = [f"{p.id} {p.answer_id}" for p in q.pairs]
-    interaction = (f'<matchInteraction responseIdentifier="RESPONSE" shuffle="false" maxAssociations="{len(q.pairs)}">'
+def _pairs(part: Pairs) -> tuple[str, str, str]:
+    sources = "".join(f'<simpleAssociableChoice identifier="{p.id}" matchMax="1">{inline_html(p.text_md)}</simpleAssociableChoice>' for p in part.prompts)
+    targets = "".join(f'<simpleAssociableChoice identifier="{a.id}" matchMax="1">{inline_html(a.text_md)}</simpleAssociableChoice>' for a in part.answers)
+    pairs = [f"{p.id} {p.answer_id}" for p in part.prompts]
+    interaction = (f'<matchInteraction responseIdentifier="RESPONSE" shuffle="false" maxAssociations="{len(part.prompts)}">'
                    f"<simpleMatchSet>{sources}</simpleMatchSet><simpleMatchSet>{targets}</simpleMatchSet></matchInteraction>")
-    return _declaration("multiple", "directedPair", pairs, _mapping([(p, 1 / len(pairs)) for p in pairs])), interaction, "map"
+    return _declaration("multiple", "directedPair", pairs, _mapping([(p, 1 / len(pairs)) for p in pairs])), interaction, SCORING["map"]
 
 
-def _ordering_parts(q: QuestionView) -> tuple[str, str, str]:
-    choices = "".join(f'<simpleChoice identifier="{i.id}">{inline_html(i.text_md)}</simpleChoice>' for i in q.items)
+def _sequence(part: Sequence) -> tuple[str, str, str]:
+    choices = "".join(f'<simpleChoice identifier="{i.id}">{inline_html(i.text_md)}</simpleChoice>' for i in part.items)
     interaction = f'<orderInteraction responseIdentifier="RESPONSE" shuffle="false">{choices}</orderInteraction>'
-    return _declaration("ordered", "identifier", list(q.correct_order)), interaction, "correct"
+    return _declaration("ordered", "identifier", list(part.correct_order)), interaction, SCORING["correct"]
 
 
-PARTS = {"single": _choice_parts, "multiple": _choice_parts, "true_false": _choice_parts, "fill_in": _fill_in_parts,
-         "essay": _essay_parts, "matching": _matching_parts, "ordering": _ordering_parts}
+def _numeric(part: Numeric) -> tuple[str, str, str]:
+    """A float textEntry, right within [low, high] (response processing written out, as for the others)."""
+    width = max(len(part.value_text), 4) + 4
+    interaction = f'<p><textEntryInteraction responseIdentifier="RESPONSE" expectedLength="{width}"/>{_unit(part)}</p>'
+    return _declaration("single", "float", [repr(part.value)]), interaction, _range(part.low, part.high)
+
+
+def _unit(part: Numeric) -> str:
+    return f" {escape(part.unit)}" if part.unit else ""
+
+
+def _range(low: float, high: float) -> str:
+    bound = '<{op}><variable identifier="RESPONSE"/><baseValue baseType="float">{value}</baseValue></{op}>'
+    test = f"<and>{bound.format(op='gte', value=repr(low))}{bound.format(op='lte', value=repr(high))}</and>"
+    return f"<responseCondition><responseIf>{test}{ONE}</responseIf><responseElse>{ZERO}</responseElse></responseCondition>"
+
+
+WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "sequence": _sequence, "numeric": _numeric}
 
 
 def _set_score(expression: str) -> str:
@@ -118,7 +133,6 @@ SCORING = {  # the match_correct and map_response templates, written out
                 f"{ONE}</responseIf><responseElse>{ZERO}</responseElse></responseCondition>"),
     "map": ('<responseCondition><responseIf><isNull><variable identifier="RESPONSE"/></isNull>'
             f"{ZERO}</responseIf><responseElse>{MAPPED}</responseElse></responseCondition>"),
-    "none": "",
 }
 FEEDBACK = '<setOutcomeValue identifier="FEEDBACK"><baseValue baseType="identifier">general</baseValue></setOutcomeValue>'
 OUTCOMES = ('<outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"><defaultValue><value>0</value></defaultValue></outcomeDeclaration>'
@@ -127,12 +141,13 @@ OUTCOMES = ('<outcomeDeclaration identifier="SCORE" cardinality="single" baseTyp
 
 
 def item_xml(q: QuestionView) -> str:
-    declaration, interaction, scoring = PARTS[kind(q)](q)
+    part = q.parts[0]
+    declaration, interaction, processing = WRITERS[part.shape](part)  # each writer returns its response processing
     title = item_title(q)
     return (f'{HEADER}<assessmentItem xmlns="{NS}" {SCHEMA}\n  identifier="{identifier(q)}" title={quoteattr(title)} '
             f'adaptive="false" timeDependent="false">\n  {declaration}\n  {OUTCOMES}\n'
             f'  <itemBody>\n<div class="stem">{block_html(q.stem_md)}</div>\n{interaction}\n  </itemBody>\n'
-            f'  <responseProcessing>{SCORING[scoring]}{FEEDBACK}</responseProcessing>\n'
+            f'  <responseProcessing>{processing}{FEEDBACK}</responseProcessing>\n'
             f'  <modalFeedback outcomeIdentifier="FEEDBACK" showHide="show" identifier="general" title="Explanation">'
             f'<div>{feedback_html(q)}</div></modalFeedback>\n</assessmentItem>\n')
 
@@ -173,5 +188,5 @@ def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, by
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    questions = exportable(ctx.view.questions, TYPES, "qti21", {}, ctx.warnings)
+    questions = writable(ctx.view.questions, WRITERS, "qti21", ctx.warnings, max_parts=1)
     return [write_zip(ctx.out_dir / NAME, package_files(ctx.view, questions), ctx.view.source_date)]

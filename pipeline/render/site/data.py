@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from pipeline.render.site import paths
+from pipeline.shapes import grading
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
@@ -22,20 +23,16 @@ def storage_key(view: ExamView) -> str:
 
 
 def answer_data(q: QuestionView) -> dict:
-    """What the practice script needs to mark an answer; the page itself holds the explanation."""
-    if q.type == "short_answer":
-        return {"type": q.type, "accepted": [to_plain(q.answer_md or ""), *q.accepted_answers]}
-    if q.type == "matching":
-        return {"type": q.type, "pairs": {p.id: p.answer_id for p in q.pairs}}
-    if q.type == "ordering":
-        return {"type": q.type, "order": list(q.correct_order)}
-    return {"type": q.type, "correct": [o.id for o in q.options if o.correct]}
+    """What the practice script needs to mark an answer: each part's grading rule (pipeline/shapes/grading.py),
+    the one definition templates/site/grade.js applies; the page itself holds the explanation."""
+    return {"type": q.type, "parts": [grading.rule(part) for part in q.parts]}
 
 
 def exam_data(view: ExamView) -> dict:
     return {
         "exam": view.exam.id,
         "storageKey": storage_key(view),
+        "grading": grading.site_data(),
         "questions": {q.id: answer_data(q) for q in view.questions},
         "objectives": {o.id: [q.id for q in (*o.questions, *o.generated)] for o in view.objectives},
     }

@@ -13,7 +13,6 @@ import jinja2
 from markupsafe import Markup
 
 from pipeline.paths import TEMPLATES
-from pipeline.questions import TYPES
 from pipeline.render.site import paths
 from pipeline.render.site.links import allowed, keep_allowed_links
 from pipeline.text import cloze
@@ -61,7 +60,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(markdown=markdown, inline=markdown_inline, strip_cloze=cloze.strip, plain=to_plain, link=_link,
                        safe_id=paths.safe)
-    env.globals.update(paths=paths, csp=CSP, speakers=speakers, prompt=lambda q: TYPES[q.type].prompt)
+    env.globals.update(paths=paths, csp=CSP, speakers=speakers)
     return env
 
 

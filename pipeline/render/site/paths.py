@@ -49,3 +49,9 @@ def term_anchor(term: str) -> str:
 
 def reference_anchor(number: int) -> str:
     return f"ref-{number}"
+
+
+def places(view) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Where the site shows each objective, relative to the exam's output folder (the audit's blast radius
+    asks this through the output registry): ("objective", id) -> ("site/objective-6-1.html",)."""
+    return {("objective", o.id): (f"site/{objective_page(o.id)}",) for o in view.objectives}

@@ -13,14 +13,17 @@ from typing import TYPE_CHECKING
 
 from pipeline.render.site import data, paths
 from pipeline.render.site.html import SITE_TEMPLATES, render_page
+from pipeline.render.support import writable
 from pipeline.view.model import ExamView, ObjectiveView
 
 if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this module
     from pipeline.render import RenderContext
 
 SITE_DIR = "site"
-TYPES = frozenset({"single", "multiple", "true_false", "short_answer", "matching", "ordering"})  # each has templates/site/questions/<type>
-STATIC = ("site.css", "site.js", "search.js")  # copied from templates/site/ into assets/
+STATIC = ("site.css", "grade.js", "site.js", "search.js")  # copied from templates/site/ into assets/
+# The shapes the site can ask: those with an input template and an answer template.
+SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (SITE_TEMPLATES / "shapes").glob("*.html.j2")
+                   if (SITE_TEMPLATES / "answers" / p.name).is_file())
 
 
 @dataclass(frozen=True)
@@ -36,9 +39,11 @@ def glossary(view: ExamView) -> list[GlossaryEntry]:
     return sorted(entries, key=lambda e: e.term.casefold())
 
 
-def pages(view: ExamView) -> dict[str, tuple[str, dict]]:
-    """file name -> (template, values) for every page of the site."""
-    common = {"view": view, "exam": view.exam}
+def pages(view: ExamView, warnings: list[str] | None = None) -> dict[str, tuple[str, dict]]:
+    """file name -> (template, values) for every page of the site; a question of a shape the site cannot ask
+    is left out, with a line in `warnings`."""
+    held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", [] if warnings is None else warnings))
+    common = {"view": view, "exam": view.exam, "held": held}
     result = {
         paths.INDEX: ("index.html.j2", {**common, "title": view.exam.title, "current": paths.INDEX}),
         paths.GLOSSARY: ("glossary.html.j2", {**common, "title": "Glossary", "current": paths.GLOSSARY, "entries": glossary(view)}),
@@ -65,7 +70,7 @@ def _write(path: Path, text: str | bytes) -> Path:
 
 def render(ctx: RenderContext) -> list[Path]:
     view, root = ctx.view, ctx.out_dir / SITE_DIR
-    written = [_write(root / name, render_page(template, **values)) for name, (template, values) in pages(view).items()]
+    written = [_write(root / name, render_page(template, **values)) for name, (template, values) in pages(view, ctx.warnings).items()]
     assets = root / paths.ASSETS
     written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
     written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view))))

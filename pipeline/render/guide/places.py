@@ -1,0 +1,13 @@
+"""Where the study guide puts each objective: its anchor in the PDF (an anchor survives a reflow, a page
+number does not). The audit's blast radius asks this through the output registry."""
+
+from __future__ import annotations
+
+from pipeline.view.model import ExamView
+
+GUIDE = "study-guide.pdf"
+
+
+def places(view: ExamView) -> dict[tuple[str, str], tuple[str, ...]]:
+    """("objective", id) -> ("study-guide.pdf#objective-6.1",)."""
+    return {("objective", o.id): (f"{GUIDE}#{o.anchor}",) for o in view.objectives}

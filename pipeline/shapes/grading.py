@@ -1,0 +1,147 @@
+"""Grading, defined once: how typed answers are normalised and how a response to each shape is scored.
+
+The rules are data. `NORMALISE` is a list of steps, `NUMBER` a regular expression both Python's `re` and
+JavaScript's `RegExp` read the same way, and `rule(part)` is what one part needs to be graded. The study
+site receives exactly this data (pipeline/render/site/data.py) and applies it with the small interpreter
+in templates/site/grade.js; `grade()` here is the same interpreter in Python, used by the exports' notes
+and the tests. tests/test_grading.py feeds one table of answers to both and requires the same verdicts.
+
+Typed answers: Unicode compatibility forms folded (NFKC), case folded, hyphens and dashes read as
+spaces, punctuation (Unicode category P) dropped except a point or comma between digits, runs of space
+collapsed. Symbols are kept, so "C" is not
+"C++" and "50%" is not "50". Every word and number must be there.
+
+Scores: choices, one right: 1 or 0; several right: each right option chosen adds 1/right, each wrong one
+takes 1/wrong, never below 0 (right only when exactly the right ones are chosen, as in Moodle); text: 1 when
+the normalised answer is one of the accepted ones; pairs: each prompt matched adds an equal share; a
+sequence: 1 when every item is in its place; numeric: 1 when low <= number <= high.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+
+RULE_TEXT = "case, spacing and punctuation are ignored"
+
+# Spaces as one explicit class: Python's str.split() and JavaScript's \s disagree on a few characters.
+SPACE = "[\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+"
+NORMALISE: tuple[dict, ...] = (
+    {"op": "nfkc"},
+    {"op": "fold"},  # upper then lower case: both languages have it (ß -> ss, ς -> σ), unlike casefold()
+    {"op": "replace", "pattern": "[\\-\\u2010-\\u2015\\u2212]", "with": " "},  # hyphens, dashes, minus: spaces
+    # a point or comma between digits is part of a number ("3.14" is not "314"): kept aside as private-use
+    # characters (category Co) while punctuation (category P) is dropped, then put back
+    {"op": "replace", "pattern": "(?<=[0-9])\\.(?=[0-9])", "with": "\ue000"},
+    {"op": "replace", "pattern": "(?<=[0-9]),(?=[0-9])", "with": "\ue001"},
+    {"op": "drop_category", "category": "P"},
+    {"op": "replace", "pattern": "\ue000", "with": "."},
+    {"op": "replace", "pattern": "\ue001", "with": ","},
+    {"op": "replace", "pattern": SPACE, "with": " "},
+    {"op": "trim"},
+)
+# A number as a learner types it, after NUMBER_PREPARE: a sign (the minus sign too), digits with optional
+# thousands commas, a decimal point, an exponent, then optionally the unit. Group 1 is the number, group 2
+# what follows it. [0-9], never \d: Python's \d also takes other scripts' digits, JavaScript's does not.
+NUMBER_PREPARE: tuple[dict, ...] = ({"op": "nfkc"}, {"op": "replace", "pattern": SPACE, "with": " "}, {"op": "trim"})
+NUMBER = "^([+\\-\\u2212]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)?(?:\\.[0-9]+)?(?:[eE][+\\-]?[0-9]+)?) *(.*)$"
+
+
+def normalise(text: str, steps: tuple[dict, ...] = NORMALISE) -> str:
+    for step in steps:
+        text = _apply(step, text)
+    return text
+
+
+def _apply(step: dict, text: str) -> str:
+    op = step["op"]
+    if op == "nfkc":
+        return unicodedata.normalize("NFKC", text)
+    if op == "fold":
+        return text.upper().lower()
+    if op == "replace":
+        return re.sub(step["pattern"], step["with"], text)
+    if op == "drop_category":
+        return "".join(ch for ch in text if not unicodedata.category(ch).startswith(step["category"]))
+    if op == "trim":
+        return re.sub("^ +| +$", "", text)
+    raise ValueError(f"unknown normalisation step {op!r}")
+
+
+def parse_number(text: str, unit: str | None) -> float | None:
+    """The number typed, or None when it is not one (or is followed by anything but the unit)."""
+    match = re.match(NUMBER, normalise(text, NUMBER_PREPARE))
+    if not match or not re.search("[0-9]", match[1]):
+        return None
+    rest = match[2]
+    if rest and (unit is None or normalise(rest) != normalise(unit)):
+        return None
+    return float(match[1].replace(",", "").replace("\u2212", "-"))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    score: float  # 0..1
+    right: bool | None  # None: nothing given yet, or a person must judge (a text part without accepted answers)
+
+
+def rule(part: Part) -> dict:
+    """What grading one part needs, as JSON-able data: the site's grader reads exactly this."""
+    if isinstance(part, Choices):
+        return {"shape": "choices", "multiple": part.multiple, "correct": [o.id for o in part.correct],
+                "options": [o.id for o in part.options]}
+    if isinstance(part, Text):
+        return {"shape": "text", "accepted": sorted({normalise(a) for a in part.accepted})}
+    if isinstance(part, Pairs):
+        return {"shape": "pairs", "pairs": {p.id: p.answer_id for p in part.prompts}}
+    if isinstance(part, Sequence):
+        return {"shape": "sequence", "order": list(part.correct_order)}
+    if isinstance(part, Numeric):
+        return {"shape": "numeric", "low": part.low, "high": part.high, "unit": part.unit}
+    raise TypeError(f"no grading rule for {type(part).__name__}")
+
+
+def grade(data: dict, response: object) -> Verdict:
+    """Score `response` against one part's `rule()` data, as templates/site/grade.js does."""
+    shape = data["shape"]
+    if response is None or response == "" or response == [] or response == {}:
+        return Verdict(0.0, None)
+    if shape == "choices":
+        return _choices(data, list(response))
+    if shape == "text":
+        if not data["accepted"]:
+            return Verdict(0.0, None)
+        right = normalise(str(response)) in data["accepted"]
+        return Verdict(1.0 if right else 0.0, right)
+    if shape == "pairs":
+        matched = sum(1 for p, a in data["pairs"].items() if dict(response).get(p) == a)
+        return Verdict(matched / len(data["pairs"]), matched == len(data["pairs"]))
+    if shape == "sequence":
+        right = list(response) == data["order"]
+        return Verdict(1.0 if right else 0.0, right)
+    if shape == "numeric":
+        number = parse_number(str(response), data["unit"])
+        right = number is not None and data["low"] <= number <= data["high"]
+        return Verdict(1.0 if right else 0.0, right)
+    raise ValueError(f"unknown shape {shape!r}")
+
+
+def _choices(data: dict, chosen: list[str]) -> Verdict:
+    correct, picked = data["correct"], set(chosen)
+    right_count, wrong_count = len(picked & set(correct)), len(picked - set(correct))
+    exact = right_count == len(correct) and wrong_count == 0
+    if not data["multiple"]:
+        return Verdict(1.0 if exact else 0.0, exact)
+    wrong_options = len(data["options"]) - len(correct)
+    # one integer fraction, one division: the same float as templates/site/grade.js computes
+    score = ((right_count * wrong_options - wrong_count * len(correct)) / (len(correct) * wrong_options) if wrong_options
+             else right_count / len(correct))
+    return Verdict(max(0.0, score), exact)
+
+
+def site_data() -> dict:
+    """The shared rules the site's grader needs besides each part's rule."""
+    return {"normalise": list(NORMALISE), "numberPrepare": list(NUMBER_PREPARE), "number": NUMBER}

@@ -1,0 +1,82 @@
+/* Grading, as data: applies the rules pipeline/shapes/grading.py writes into the exam data (EXAM_DATA.grading
+   for the shared steps, each question's parts for its own rule). This file holds no rule of its own: the
+   normalisation steps, the number pattern and each part's answer all come from the build, and
+   tests/test_grading.py runs one table of answers through this and through the Python interpreter of the
+   same data, requiring the same verdicts. Exposes window.ExamGrade. */
+(function (root) {
+  "use strict";
+
+  function apply(step, text) {
+    switch (step.op) {
+      case "nfkc": return text.normalize("NFKC");
+      case "fold": return text.toUpperCase().toLowerCase();
+      case "replace": return text.replace(new RegExp(step.pattern, "gu"), step["with"]);
+      case "drop_category": return text.replace(new RegExp("\\p{" + step.category + "}", "gu"), "");
+      case "trim": return text.replace(/^ +| +$/g, "");
+      default: throw new Error("unknown normalisation step " + step.op);
+    }
+  }
+
+  function normalise(text, steps) {
+    return steps.reduce(function (value, step) { return apply(step, value); }, String(text));
+  }
+
+  function parseNumber(text, unit, shared) {
+    var match = new RegExp(shared.number, "u").exec(normalise(text, shared.numberPrepare));
+    if (!match || !/[0-9]/.test(match[1])) { return null; }
+    var rest = match[2];
+    if (rest && (unit === null || unit === undefined || normalise(rest, shared.normalise) !== normalise(unit, shared.normalise))) { return null; }
+    return Number(match[1].replace(/,/g, "").replace("\u2212", "-"));
+  }
+
+  function empty(response) {
+    if (response === null || response === undefined || response === "") { return true; }
+    if (Array.isArray(response)) { return response.length === 0; }
+    return typeof response === "object" && Object.keys(response).length === 0;
+  }
+
+  function verdict(score, right) { return {score: score, right: right}; }
+
+  function choices(rule, chosen) {
+    var correct = rule.correct, picked = {}, rightCount = 0, wrongCount = 0;
+    chosen.forEach(function (id) { picked[id] = true; });
+    Object.keys(picked).forEach(function (id) { if (correct.indexOf(id) >= 0) { rightCount += 1; } else { wrongCount += 1; } });
+    var exact = rightCount === correct.length && wrongCount === 0;
+    if (!rule.multiple) { return verdict(exact ? 1 : 0, exact); }
+    var wrongOptions = rule.options.length - correct.length;
+    // one integer fraction, one division: the same float as the Python side
+    var score = wrongOptions ? (rightCount * wrongOptions - wrongCount * correct.length) / (correct.length * wrongOptions)
+                             : rightCount / correct.length;
+    return verdict(Math.max(0, score), exact);
+  }
+
+  /* Score `response` against one part's rule; `shared` is EXAM_DATA.grading. right is null when nothing is
+     given yet or a person must judge (a written answer with no accepted answers). */
+  function grade(rule, response, shared) {
+    if (empty(response)) { return verdict(0, null); }
+    switch (rule.shape) {
+      case "choices": return choices(rule, response);
+      case "text": {
+        if (!rule.accepted.length) { return verdict(0, null); }
+        var right = rule.accepted.indexOf(normalise(response, shared.normalise)) >= 0;
+        return verdict(right ? 1 : 0, right);
+      }
+      case "pairs": {
+        var ids = Object.keys(rule.pairs), matched = ids.filter(function (p) { return response[p] === rule.pairs[p]; }).length;
+        return verdict(matched / ids.length, matched === ids.length);
+      }
+      case "sequence": {
+        var inPlace = response.length === rule.order.length && response.every(function (id, i) { return id === rule.order[i]; });
+        return verdict(inPlace ? 1 : 0, inPlace);
+      }
+      case "numeric": {
+        var number = parseNumber(response, rule.unit, shared);
+        var within = number !== null && rule.low <= number && number <= rule.high;
+        return verdict(within ? 1 : 0, within);
+      }
+      default: throw new Error("unknown shape " + rule.shape);
+    }
+  }
+
+  root.ExamGrade = {grade: grade, normalise: normalise, parseNumber: parseNumber};
+}(window));
