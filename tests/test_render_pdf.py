@@ -138,10 +138,12 @@ def test_answer_key_gives_every_answer_with_the_page_to_review(guide_pdf, sample
     assert text.startswith("Answer key For each question")  # the heading opens the page (pypdf reads margin boxes last)
     destinations = guide_pdf.named_destinations
     items = build_guide(context(sample, tmp_path)).practice
-    for item in items:  # the page of the key point it cites (tests/test_guide_answer_key.py checks that page's words)
-        entry = re.search(rf"(?<!\d){item.number}\. (.*?) review p\. (\d+)", text)
-        assert entry and int(entry[2]) == guide_pdf.get_destination_page_number(destinations[item.review_anchor]) + 1, item.question.id
-        assert normalized(item.answer_text) in entry[1], item.question.id
+    # entries in order: "N. answer — why review p. P" (an answer may itself hold "bfloat16. In")
+    entries = re.findall(r"(\d+)\. (.*?) review p\. (\d+)", text.split(" For each question", 1)[1].split("). ", 1)[1])
+    assert [int(n) for n, _, _ in entries] == [item.number for item in items]
+    for item, (_, body, page) in zip(items, entries, strict=True):  # the page of the key point it cites
+        assert int(page) == guide_pdf.get_destination_page_number(destinations[item.review_anchor]) + 1, item.question.id
+        assert normalized(item.answer_text) in body, item.question.id
 
 
 def test_practice_pages_show_no_answers(guide_pdf, sample):
