@@ -19,8 +19,9 @@ from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
+from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
-from pipeline.publish.generations import Generations, exclusive, link_or_copy
+from pipeline.publish.generations import Generations, exclusive, link_or_copy, sweep
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
@@ -32,6 +33,7 @@ class BuildResult:
     unchanged: list[Path] = field(default_factory=list)  # outputs left alone: their inputs did not change
     recovered: list[str] = field(default_factory=list)  # sentences: what a broken earlier build left, and the repair
     warnings: list[str] = field(default_factory=list)  # "<exam>: <renderer's warning>", from the renderers that ran
+    failed: dict[str, Exception] = field(default_factory=dict)  # exam id -> what stopped its build (the others went on)
 
 
 @dataclass
@@ -58,6 +60,8 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
     generations = Generations(out, content.exam.id)
     current = generations.current()
     state = BuildState.load(generations.state_path(current) if current else None)
+    if state.problem:
+        result.recovered.append(f"{state.problem}: the build state cannot be read; every output of {content.exam.id} is rebuilt")
     final_dir = out / content.exam.id
     view = build_view(content, CitationLock.load(content.folder))
     digests = _digests(view, options)
@@ -111,14 +115,19 @@ def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, c
 
 
 def _kept(sources: Path) -> dict[str, str]:
-    """The state files the outputs keep in the exam's source folder (`Output.state`), as they are now."""
+    """The state files the outputs keep in the exam's source folder (`Output.state`), as they are now: read
+    as hostile (committed files), bounded in size and nesting, valid JSON, else a usage error at the place."""
     kept = {}
     for entry in RENDERERS.values():
         for name in registry.output(entry).state:
+            path = sources / name
+            if not (path.exists() or path.is_symlink()):
+                continue  # none yet: the renderer starts afresh
             try:
-                kept[name] = (sources / name).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue  # none yet, or unreadable: the renderer starts afresh
+                _, kept[name] = readback.load(path)
+            except readback.Unreadable as exc:
+                raise UsageError(f"{path}:{exc.line}:{exc.col}: error: {name} cannot be read ({exc.reason}); restore it from git, "
+                                 "or delete it (what it keeps then starts afresh)") from None
     return kept
 
 
@@ -147,12 +156,16 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
     check_out(out)
     out.mkdir(exist_ok=True)
     with exclusive(out):
+        result.recovered.extend(sweep(out))  # what a killed build left, of every exam (built now or not)
         pending: list[_Pending] = []
         try:
             for content in exams:
-                result.recovered.extend(Generations(out, content.exam.id).recover())
-                if (done := _render_exam(content, out, options or {}, force, result)) is not None:
-                    pending.append(done)
+                try:
+                    result.recovered.extend(Generations(out, content.exam.id).recover())
+                    if (done := _render_exam(content, out, options or {}, force, result)) is not None:
+                        pending.append(done)
+                except Exception as exc:  # noqa: BLE001 - one exam's failure (even a bug) never keeps the others' outputs
+                    result.failed[content.exam.id] = exc
             for done in pending:  # only now, with every exam's outputs complete, publish each at once
                 done.generations.switch(done.folder)
                 result.written.extend(done.written)

@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from pipeline.position import Position
+from pipeline.text.terminal import for_terminal
 
 
 class Severity(StrEnum):
@@ -32,7 +33,8 @@ class Diagnostic:
         """`path:line:col: severity: message [code]`, the path relative to `relative_to` (default: the cwd)."""
         shown = os.path.relpath(self.path, relative_to or Path.cwd())
         code = f" [{self.code}]" if self.code else ""
-        return f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}{code}"
+        # a file name, a quote or a lock's address may hold control characters: one inert line, always
+        return for_terminal(f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}{code}")
 
 
 @dataclass

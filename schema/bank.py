@@ -36,7 +36,7 @@ Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
 DropReason = Literal[
     "near_duplicate", "id_taken", "suppressed", "definition_too_short", "too_few_distractors",
     "stem_contains_answer", "option_contains_answer", "prompt_contains_answer", "placeholder_blank", "grading",
-    "several_gaps", "gap_too_long", "gap_not_a_term_or_number", "gap_paraphrased",
+    "several_gaps", "gap_too_long", "gap_not_a_term_or_number", "gap_paraphrased", "too_long", "invalid", "options_differ_in_case",
     # the item-writing lint's own codes (pipeline/check/item_lint.py), as authored questions get them
     "item-long-answer", "item-all-none-above", "item-negative-stem", "item-overlapping-options", "item-answer-in-stem", "item-points-elsewhere",
 ]
@@ -239,6 +239,8 @@ class DroppedQuestion(BankModel):
         "answer (compared by word stem: inflections, plurals, acronyms, expansions, possessives); placeholder_blank: a blank where no gap is asked "
         "for; grading: the item's answer key does not grade (its type's checks, or a fill-in that rejects its own answer); several_gaps, "
         "gap_too_long (more than four words), gap_not_a_term_or_number, gap_paraphrased (the text shown around a cloze gap gives it away); "
+        "too_long: a text it would hold (stem, explanation, option, prompt, answer) is longer than the schema lets an author write; invalid: a text it "
+        "would hold is one the schema refuses otherwise (empty); options_differ_in_case: (no longer made: the type's checks report it as grading); "
         "item-*: the item-writing lint's warning of that code."))
     duplicate_of: str | None = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id); null for the other reasons.")
     score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")

@@ -46,9 +46,12 @@ HttpUrl = Annotated[
     AfterValidator(_absolute_http_url),
     Field(description="An absolute http:// or https:// address, without credentials.", json_schema_extra={"format": "uri"}),
 ]
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
-ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[0-9]+\.[0-9]+$")]
-ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+# Ids name files (the output folder and generations, site pages, QTI items): short enough that every
+# output's longest file name made from one stays well within the 255 bytes a file system allows.
+SLUG_MAX, ITEM_ID_MAX = 64, 100
+Slug = Annotated[str, StringConstraints(max_length=SLUG_MAX, pattern=r"^[a-z0-9][a-z0-9-]*$")]
+ObjectiveId = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,3}\.[0-9]{1,3}$")]  # sections go to 999, and so do objectives
+ItemId = Annotated[str, StringConstraints(max_length=ITEM_ID_MAX, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 
 
 class Strict(BaseModel):

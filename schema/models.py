@@ -163,7 +163,7 @@ class Lab(Strict):
 class Objective(Strict):
     """One objective file: everything a candidate needs for one exam objective."""
 
-    id: ObjectiveId = Field(description="Objective number, quoted (\"6.1\"); its first part is the section number.")
+    id: ObjectiveId = Field(description="Objective number, quoted (\"6.1\"): the section's number and the objective's, up to 3 digits each.")
     title: Text = Field(description="The objective's title.")
     summary: Markdown = Field(description="One line on what the objective covers, in Markdown.")
     reviewed: dt.date = Field(description="When this objective's content was last checked against its sources (YYYY-MM-DD).")

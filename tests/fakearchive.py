@@ -28,6 +28,7 @@ class FakeArchive(PageServer):
         super().__init__()
         self.api_delay = api_delay
         self.snapshots: dict[str, list[Snap]] = {}
+        self.listings: dict[str, str] = {}  # hostile: a page's CDX answer as given, whatever it says
         self.in_flight = self.most_in_flight = 0  # CDX requests being answered at once, and the most seen
 
     @property
@@ -49,6 +50,8 @@ class FakeArchive(PageServer):
         time.sleep(self.api_delay)  # here rather than in the reply, so that overlapping requests are counted
         self._count(-1)
         query = {k: v[0] for k, v in parse_qs(urlsplit(path).query).items()}
+        if query["url"] in self.listings:
+            return Reply(body=self.listings[query["url"]], content_type="text/plain")
         lines = [f"{s.timestamp} {query['url']}\n" for s in self._captures(query)]
         return Reply(body="".join(lines), content_type="text/plain")
 

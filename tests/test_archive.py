@@ -3,6 +3,7 @@ report keep of it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 import sqlite3
@@ -82,7 +83,7 @@ def test_a_gone_page_whose_snapshot_holds_the_quote_is_archived(run_cli, tmp_pat
     assert archive.cdx_queries() == [{"url": gone, "to": "20261101", "limit": "-1", "filter": "statuscode:200", "fl": "timestamp,original"}]
     assert archive.hits("/web/20261030120000id_/" + gone) == 1  # the original bytes, not the viewer page
     assert "    archived copy of 2026-10-30: " + viewer in result.lines
-    assert f"archived copy of 2026-10-30: {viewer}" in (sources.parent / "report.md").read_text()
+    assert f"archived copy of 2026-10-30: <{viewer}>" in (sources.parent / "report.md").read_text()
     validated = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert validated.lines == [f"sources/demo/archived.yaml:11:16: warning: key_points[0].citations[0].quote: the cited page is gone or changed, "
                                f"but an archived copy of 2026-10-30 holds the quote ({viewer}); cite where the text lives now [citation-archived]"]
@@ -123,12 +124,13 @@ def test_a_page_first_captured_after_its_review(run_cli, tmp_path, pages, archiv
 
 def test_cdx_answers():
     base = "https://web.archive.org"
-    snapshot = parse_cdx("20240101000000 https://x.org/a\n20240301000000 https://x.org/a\n", base)
+    today = dt.date(2026, 11, 29)
+    snapshot = parse_cdx("20240101000000 https://x.org/a\n20240301000000 http://www.x.org:80/a\n", base, "https://x.org/a", today)
     assert (snapshot.timestamp, snapshot.url, snapshot.raw) == (
-        "20240301000000", "https://web.archive.org/web/20240301000000/https://x.org/a", "https://web.archive.org/web/20240301000000id_/https://x.org/a")
-    assert parse_cdx("", base) is None
+        "20240301000000", "https://web.archive.org/web/20240301000000/http://www.x.org:80/a", "https://web.archive.org/web/20240301000000id_/http://www.x.org:80/a")
+    assert parse_cdx("", base, "https://x.org/a", today) is None
     with pytest.raises(NoSnapshot, match="not a CDX listing"):
-        parse_cdx("<html><body>Service unavailable</body></html>", base)
+        parse_cdx("<html><body>Service unavailable</body></html>", base, "https://x.org/a", today)
 
 
 def test_archive_down(run_cli, tmp_path, pages):

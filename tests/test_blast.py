@@ -121,7 +121,7 @@ def test_one_broken_citation_and_everything_that_depends_on_it(run_cli, sources)
     assert {g.split("#")[1] for g in blast["guide"]} <= set(destinations)
 
     markdown = (folder.parent / "report.md").read_text()
-    assert "#### 1.1 Things (demo): 1 citation(s); 1 key points, 2 questions, 2 generated questions, 3 deck notes, 2 guide places, 2 site pages" in markdown
+    assert "#### 1\\.1 Things (demo): 1 citation(s); 1 key points, 2 questions, 2 generated questions, 3 deck notes, 2 guide places, 2 site pages" in markdown
     for note in blast["notes"]:  # GUIDs may hold backticks: each in a code span that survives them
         assert any(f"{fence} {note['guid']} {fence}" in markdown or f"`{note['guid']}`" in markdown for fence in ("``", "```"))
     assert "  - questions: `1.1-q-broken`, `2.1-q-leaning`; generated: `gen-cloze-1.1-broken-c1`, `gen-cloze-1.1-broken-c2`" in markdown

@@ -79,17 +79,20 @@ def cli(tmp_path: Path, *args: str, kill: str | None = None) -> subprocess.Compl
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
 
 
+def built_exams(base: Path, *exams: str) -> Path:
+    """`base` with sources of these exams (the valid fixtures) and a first complete build of them in base/out."""
+    from tests.conftest import add_exam
+
+    for exam in exams:
+        add_exam(base / "sources", exam, "valid")
+    assert cli(base).returncode == 0
+    return base
+
+
 @pytest.fixture(scope="module")
 def first_build(tmp_path_factory):
     """Sources and a first complete build (tmp/out), and what a build of the edited sources publishes."""
-    from tests.conftest import FIXTURES, write_found_lock
-
-    base = tmp_path_factory.mktemp("published")
-    (base / "sources" / "demo").mkdir(parents=True)
-    shutil.copy(FIXTURES / "exams" / "valid.yaml", base / "sources" / "demo" / "exam.yaml")
-    shutil.copy(FIXTURES / "objectives" / "valid.yaml", base / "sources" / "demo" / "valid.yaml")
-    write_found_lock(base / "sources" / "demo")
-    assert cli(base).returncode == 0
+    base = built_exams(tmp_path_factory.mktemp("published"), "demo")
     reference = tmp_path_factory.mktemp("reference")
     shutil.copytree(base, reference, dirs_exist_ok=True, symlinks=True)
     edit(reference / "sources")
@@ -258,3 +261,44 @@ def test_a_full_disk_is_an_environment_error_and_keeps_the_old_outputs(run_cli, 
         filler.unlink()
         assert run_build(run_cli, tmp_path, "--out", "small/out").code == 0
         assert leftovers(tmp_path / "small" / "out") == []
+
+
+def all_leftovers(out: Path) -> list[str]:
+    """What OUT holds beyond each exam's link, its current generation and that generation's state."""
+    kept = {".lock"}
+    for link in (p for p in out.iterdir() if p.is_symlink() and not p.name.startswith(".")):
+        kept |= {Path(os.readlink(link)).name, Path(os.readlink(link)).name + ".state.json"}
+    return sorted({p.name for p in (out / ".generations").iterdir()} - kept) + sorted(p.name for p in out.glob(".*.link.tmp"))
+
+
+@pytest.fixture(scope="module")
+def two_built(tmp_path_factory):
+    """Two exams, demo and other, built once."""
+    return built_exams(tmp_path_factory.mktemp("two"), "demo", "other")
+
+
+@pytest.mark.parametrize("kill", [
+    "render:3:before",  # at 75% of rendering: demo's generation and state are complete, other's half made
+    "os.replace:1:after", "os.replace:2:after",  # each exam's state saved
+    "os.symlink:1:after", "os.replace:3:before",  # demo's new link beside the old one, just before its switch
+    "os.replace:3:after", "shutil.rmtree:1:after",  # demo switched, other not yet
+    "os.symlink:2:after", "os.replace:4:before", "os.replace:4:after",  # the same for other
+])
+@pytest.mark.parametrize("next_build", ["the other exam only", "one exam broken"])
+def test_the_next_build_removes_what_a_killed_build_of_two_exams_left(run_cli, two_built, tmp_path, fast, kill, next_build):
+    shutil.copytree(two_built, tmp_path, dirs_exist_ok=True, symlinks=True)
+    for exam in ("demo", "other"):
+        edit_exam = tmp_path / "sources" / exam / "valid.yaml"
+        edit_exam.write_text(edit_exam.read_text(encoding="utf-8").replace("reviewed: 2026-11-01", "reviewed: 2026-11-02", 1), encoding="utf-8")
+    killed = cli(tmp_path, kill=kill)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    if next_build == "one exam broken":  # demo has errors now: the build does not touch its outputs, yet cleans up
+        (tmp_path / "sources" / "demo" / "valid.yaml").write_text("id: [broken\n", encoding="utf-8")
+        again = run_build(run_cli, tmp_path, "--out", "out")
+        assert again.code == 1, again.err
+    else:
+        again = run_build(run_cli, tmp_path, "--out", "out", "--exam", "other")
+        assert again.code == 0, again.err
+    assert all_leftovers(tmp_path / "out") == []
+    for exam in ("demo", "other"):
+        json.loads((tmp_path / "out" / exam / "bank.json").read_text(encoding="utf-8"))  # both whole, old or new

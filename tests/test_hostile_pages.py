@@ -76,7 +76,7 @@ def test_redirect_into_a_refused_loopback_address_is_not_followed(server, secret
 def test_redirect_to_a_disallowed_address_is_blocked(server, location, reason):
     server.add("/r", Reply(302, headers={"Location": location}))
     result = check(server.url("/r"), settings("127.0.0.1"))
-    assert (result.status, result.detail.split(" (from")[0]) == ("blocked", reason)
+    assert result.status == "blocked" and result.detail.split(" (from")[0].endswith(reason), result.detail
     assert "hunter2" not in result.detail
 
 

@@ -49,6 +49,17 @@ CASES: dict[str, tuple[str | bytes, str]] = {
                  "9:15: error: key_points[0].citations[0].url: must name a host and, if any, a port from 1 to 65535, got 'http://example.com:70000/'"),
     "huge_cloze": (HEAD.format(n=15) + POINT.format(n=15).replace("A point.", "'{{c99999999999999999999::x}} and {{c101::y}}'"),
                    "7:11: error: key_points[0].text: unbalanced or malformed cloze mark; expected {{c1::phrase}} or {{c1::phrase::hint}}"),
+    # a line break YAML reads and git does not: the key point after it would pass unseen in a review
+    "nel_in_comment": (HEAD.format(n=17) + "# a comment\x85key_points: [{id: hidden, text: Injected.}]\n" + POINT.format(n=17),
+                       "5:12: error: NEL (U+0085) in the file: YAML ends a line there but git and most editors do not, so what follows would be hidden; use a plain line break (LF or CR LF)"),
+    "line_separator": (HEAD.format(n=18) + POINT.format(n=18).replace("A point.", "A point.\u2028More."),
+                       "7:19: error: LS (U+2028) in the file: YAML ends a line there but git and most editors do not, so what follows would be hidden; use a plain line break (LF or CR LF)"),
+    "lone_cr": (HEAD.format(n=19) + "# old Mac line end\rterms: []\n" + POINT.format(n=19),
+                "5:19: error: CR (a carriage return without a line feed) in the file: YAML ends a line there but git and most editors do not, so what follows would be hidden; use a plain line break (LF or CR LF)"),
+    "noncharacter": (HEAD.replace("title: Hostile", 'title: "Hostile \\uFFFF"').format(n=21) + POINT.format(n=21),
+                     "2:17: error: character U+FFFF in the text: XML cannot hold it, so the Moodle, QTI and Canvas exports would not load; remove it"),
+    "surrogate": (HEAD.format(n=22) + POINT.format(n=22).replace("A point.", '"A \\ud800 point."'),
+                  "7:14: error: character U+D800 in the text: XML cannot hold it, so the Moodle, QTI and Canvas exports would not load; remove it"),
     "huge_cloze_in_range": (HEAD.format(n=16) + POINT.format(n=16).replace("A point.", "'{{c101::y}}'"),
                             "7:11: error: key_points[0].text: cloze numbers go from 1 to 100, got c101"),
 }
@@ -58,19 +69,35 @@ LINKS = {  # target -> column of the target in "    text: See [here](TARGET)."
 }
 
 
+SECRET = 'id: "1.30"\ntitle: RUNNER-SECRET-TOKEN\nsummary: [unclosed\n'  # broken YAML: an error would quote it
+
+
 def _not_files(folder: Path) -> dict[str, str]:
-    """A FIFO, a link to /dev/zero, a symlink loop and a socket, each named like a source file."""
+    """A FIFO, a link to /dev/zero, a symlink loop, a socket, and links to a file and a folder outside the
+    sources (which an error message would quote), each named like a source file."""
     os.mkfifo(folder / "fifo.yaml")
     (folder / "zero.yaml").symlink_to("/dev/zero")
     (folder / "loop.yaml").symlink_to("loop.yaml")
+    outside = folder.parent.parent / "outside"
+    (outside / "exam").mkdir(parents=True)
+    (outside / "secret.yaml").write_text(SECRET, encoding="utf-8")
+    (outside / "exam" / "exam.yaml").write_text(SECRET, encoding="utf-8")
+    (folder / "secret.yaml").symlink_to(outside / "secret.yaml")
+    (folder / "inside.yaml").symlink_to("valid.yaml")  # a link that stays inside the sources is read
+    (folder.parent / "linked-exam").symlink_to(outside / "exam", target_is_directory=True)
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(str(folder / "sock.yaml"))
     return {
         "fifo.yaml": "1:1: error: is a FIFO (named pipe), not a regular file; only files are read as sources",
-        "zero.yaml": "1:1: error: is a character device, not a regular file; only files are read as sources",
+        "zero.yaml": f"1:1: error: {LEAVES}",
         "loop.yaml": "1:1: error: a symbolic link loop; point the link at a file",
         "sock.yaml": "1:1: error: is a socket, not a regular file; only files are read as sources",
+        "secret.yaml": f"1:1: error: {LEAVES}",
+        "../linked-exam": f"1:1: error: {LEAVES}",
     }
+
+
+LEAVES = "is a symbolic link (or inside one) leading out of the sources folder; sources are read only from inside it, so copy the file in instead of linking to it"
 
 
 def limited() -> None:
@@ -108,7 +135,7 @@ def hostile(tmp_path_factory):
     (folder / "links.yaml").write_text(links, encoding="utf-8")
     (folder / "big.yaml").write_bytes(b"# " + b"x" * 5_000_001 + b"\n")
     expected["sources/demo/big.yaml"] = "1:1: error: is 5,000,004 bytes, over the 5,000,000-byte limit for a source file; split it [yaml]"
-    expected.update({f"sources/demo/{name}": error + " [yaml]" for name, error in _not_files(folder).items()})
+    expected.update({os.path.normpath(f"sources/demo/{name}"): error + " [yaml]" for name, error in _not_files(folder).items()})
     return root, expected
 
 
@@ -124,8 +151,12 @@ def test_every_hostile_file_is_an_error_at_its_place(hostile):
     lines = result.stdout.splitlines()
     for path, error in expected.items():
         assert f"{path}:{error}" in lines, (path, [line for line in lines if line.startswith(path)])
-    assert len([line for line in lines if " error: " in line]) == len(expected) + 1 + len(LINKS)  # + the other huge_cloze mark
+    # read like the file it links to: valid.yaml's ids are then taken (inside.yaml sorts first)
+    inside = [line for line in lines if line.startswith("sources/demo/valid.yaml:") and "is already used at sources/demo/inside.yaml:" in line]
+    assert any(": error: id: objective id is already used at sources/demo/inside.yaml:1 " in line for line in inside)
+    assert len([line for line in lines if " error: " in line and line not in inside]) == len(expected) + 1 + len(LINKS)  # + the other huge_cloze mark
     assert "Traceback" not in result.stderr + result.stdout
+    assert "RUNNER-SECRET" not in result.stderr + result.stdout  # nothing is read through a link out of the sources
 
 
 def test_links_other_than_http_and_mailto_are_errors_at_their_column(hostile):
@@ -143,7 +174,7 @@ def test_a_build_of_hostile_sources_replaces_nothing(hostile):
     before = outputs(root)
     result = run_limited(root, "build", "--sources", "sources", "--out", "out", "--today", TODAY)
     assert result.returncode == 1, result.stderr
-    assert "build: not built: demo: fix the errors above; their earlier outputs were left as they were" in result.stderr.splitlines()
+    assert "build: not built: demo, linked-exam: fix the errors above; their earlier outputs were left as they were" in result.stderr.splitlines()
     assert outputs(root) == before
 
 

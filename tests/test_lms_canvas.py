@@ -11,12 +11,12 @@ import pytest
 
 from pipeline.shapes.parts import Pairs
 from pipeline.text.plaintext import to_plain
-from tests.lmskit import blank, build_fixture, expected
+from tests.lmskit import blank, build_fixture, expected, number
 
 QTI = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
 CC = "{http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1}"
 KINDS = {"multiple_choice_question": "single", "multiple_answers_question": "multiple", "true_false_question": "true_false",
-         "short_answer_question": "fill_in", "essay_question": "essay", "matching_question": "matching"}
+         "short_answer_question": "fill_in", "essay_question": "essay", "matching_question": "matching", "numerical_question": "numeric"}
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +74,16 @@ def _matching(item: ET.Element, kind: str) -> dict:
 
 READ = {"single": _choices, "multiple": _choices, "true_false": _choices, "matching": _matching,
         "fill_in": lambda item, kind: {"kind": kind, "accepted": [v.text for v in _full_marks(item).findall(f"{QTI}varequal")]},
-        "essay": lambda item, kind: {"kind": kind}}
+        "essay": lambda item, kind: {"kind": kind}, "numeric": lambda item, kind: {"kind": kind, "number": _number(item)}}
+
+
+def _number(item: ET.Element) -> tuple[float, float, float]:
+    """numerical_question as Canvas writes an answer with a margin: <or> the exact value, or <and> gte/lte </or>."""
+    condition = _full_marks(item)
+    assert item.find(f"{QTI}presentation//{QTI}render_fib").get("fibtype") == "Decimal"
+    value = float(condition.find(f"{QTI}or/{QTI}varequal").text)
+    low, high = (float(condition.find(f"{QTI}or/{QTI}and/{QTI}{op}").text) for op in ("vargte", "varlte"))
+    return number(value, low, high)
 
 
 def read_item(item: ET.Element) -> dict:

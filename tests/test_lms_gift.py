@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.lmskit import blank, build_fixture, expected, parse_gift, weight_problems
+from tests.lmskit import blank, build_fixture, expected, number, parse_gift, weight_problems
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,13 @@ TYPES = {
     "Short": lambda q: {"kind": "fill_in", "accepted": [c["text"]["text"].replace("\\*", "*") for c in q["choices"]]},
     "Essay": lambda q: {"kind": "essay"},
     "Matching": _matching,
+    "Numerical": lambda q: {"kind": "numeric", "number": _number(q["choices"][0]["text"])},
 }
+
+
+def _number(answer: dict) -> tuple[float, float, float]:
+    assert answer["type"] == "range", answer  # {#=value:tolerance}
+    return number(answer["number"], answer["number"] - answer["range"], answer["number"] + answer["range"])
 
 
 def _as_neutral(q: dict) -> dict:

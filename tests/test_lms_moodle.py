@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.render.lms.text import cdata
-from tests.lmskit import blank, build_fixture, expected, is_grade, weight_problems
+from tests.lmskit import blank, build_fixture, expected, is_grade, number, weight_problems
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,23 @@ def _ordering_problems(qid: str, q: ET.Element) -> list[str]:
     return problems + ([] if q.findtext("selecttype") == "ALL" else [f"{qid}: selecttype must be ALL (RANDOM shows a subset)"])
 
 
-RULES = {"multichoice": _multichoice_problems, "truefalse": _truefalse_problems, "shortanswer": _shortanswer_problems,
+def _numerical_problems(qid: str, q: ET.Element) -> list[str]:
+    """import_numerical: every answer a number (or *) with a numeric tolerance >= 0, one at 100; the first unit's multiplier 1."""
+    problems = [] if 100 in _fractions(q) else [f"{qid}: no answer at 100"]
+    for a in q.findall("answer"):
+        try:
+            float(_text(a))
+            ok = float(a.findtext("tolerance") or "0") >= 0
+        except ValueError:
+            ok = False
+        problems += [] if ok else [f"{qid}: answer {_text(a)!r} or its tolerance is not a number"]
+    units = q.findall("units/unit")
+    if units and units[0].findtext("multiplier") not in ("1", "1.0"):
+        problems.append(f"{qid}: the first unit's multiplier must be 1")
+    return problems
+
+
+RULES = {"numerical": _numerical_problems, "multichoice": _multichoice_problems, "truefalse": _truefalse_problems, "shortanswer": _shortanswer_problems,
          "matching": _matching_problems, "ordering": _ordering_problems, "essay": lambda qid, q: []}
 
 
@@ -96,7 +112,13 @@ KINDS = {
     "essay": lambda q: {"kind": "essay"},
     "matching": _matching,
     "ordering": lambda q: {"kind": "ordering", "order": [_text(a) for a in q.findall("answer")]},
+    "numerical": lambda q: {"kind": "numeric", "number": _number(q.find("answer"))},
 }
+
+
+def _number(answer: ET.Element) -> tuple[float, float, float]:
+    value, tolerance = float(_text(answer)), float(answer.findtext("tolerance"))
+    return number(value, value - tolerance, value + tolerance)
 
 
 def read_back(path: Path) -> tuple[list[dict], dict[str, str]]:

@@ -12,7 +12,7 @@ import zipfile
 import pytest
 
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
-from tests.lmskit import blank, build_fixture, expected
+from tests.lmskit import blank, build_fixture, expected, number
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
@@ -109,6 +109,14 @@ def _match(root: ET.Element, interaction: ET.Element) -> dict:
     return {"kind": "matching", "pairs": [(prompt[s], answer[t]) for s, t in pairs], "extras": [a for i, a in answer.items() if i not in used]}
 
 
+def _number(root: ET.Element) -> dict:
+    """A float textEntry: the correct value, and the range its response processing scores 1."""
+    value = float(_correct(root)[0])
+    test = root.find(f"{QTI}responseProcessing/{QTI}responseCondition/{QTI}responseIf/{QTI}and")
+    low, high = (float(test.find(f"{QTI}{op}/{QTI}baseValue").text) for op in ("gte", "lte"))
+    return {"kind": "numeric", "number": number(value, low, high)}
+
+
 def _order(root: ET.Element, interaction: ET.Element) -> dict:
     text = {c.get("identifier"): html_of(c) for c in interaction.findall(f"{QTI}simpleChoice")}
     return {"kind": "ordering", "order": [text[i] for i in _correct(root)]}
@@ -116,7 +124,7 @@ def _order(root: ET.Element, interaction: ET.Element) -> dict:
 
 INTERACTIONS = {
     "choiceInteraction": _choice,
-    "textEntryInteraction": lambda root, i: {"kind": "fill_in", "accepted": list(_mapping(root))},
+    "textEntryInteraction": lambda root, i: _number(root) if _response(root).get("baseType") == "float" else {"kind": "fill_in", "accepted": list(_mapping(root))},
     "extendedTextInteraction": lambda root, i: {"kind": "essay"},
     "matchInteraction": _match,
     "orderInteraction": _order,
@@ -167,7 +175,7 @@ def test_responses_agree_with_the_view(built, package):
         else:
             continue
         checked.add(part.shape)
-    assert checked == {"choices", "pairs", "sequence", "text"} | ({"numeric"} if any(q.shapes == ("numeric",) for q in built.view.questions) else set())
+    assert checked == {"choices", "pairs", "sequence", "text", "numeric"}
 
 
 def test_a_changed_answer_is_caught(built, package):

@@ -31,6 +31,7 @@ EXAMPLES = {
     "short_answer": {"answer": "A model answer.", "accept": ["model"]},
     "matching": {"pairs": [{"prompt": "one", "answer": "1"}, {"prompt": "two", "answer": "2"}], "extra_answers": ["3"]},
     "ordering": {"items": ["x", "y", "z"]},
+    "numeric": {"answer": 3.14, "tolerance": 0.01, "unit": "GB"},
 }
 
 

@@ -192,6 +192,21 @@ def test_every_question_type_is_marked_right_and_wrong_from_file_url(page, conte
     assert context.offsite == [] and page.errors == []
 
 
+def test_a_number_is_marked_right_within_its_tolerance_and_wrong_outside(page, context, built):
+    page.goto(_url(built, "objective-2-1.html"))
+    form = page.locator("form[data-qid='2.1-q.pi']")
+    box = form.locator("input[type=text]")
+    assert box.get_attribute("inputmode") == "decimal"
+    verdicts = {}
+    for typed in ("3.14", "3.2", "3.15", "3,14", "pi"):
+        box.fill(typed)
+        form.locator("button.check").click()
+        verdicts[typed] = form.locator(".verdict").text_content()
+    assert verdicts == {"3.14": "Correct.", "3.2": "Not quite.", "3.15": "Correct.", "3,14": "Not quite.", "pi": "Not quite."}
+    assert "3.14 (± 0.01)" in form.locator(".feedback").text_content()  # the answer, shown after checking
+    assert context.offsite == [] and page.errors == []
+
+
 def test_practice_filters_by_section_and_difficulty(page, built):
     page.goto(_url(built, "practice.html"))
     page.select_option("#filter-section", "2")
@@ -288,3 +303,28 @@ def test_without_javascript_pages_read_and_answers_open(page, context, built):
     page.goto(_url(built, "search.html"))
     assert page.locator("main").inner_text().find("Search needs JavaScript") >= 0
     assert context.offsite == []
+
+
+def test_question_ids_named_like_built_in_properties_start_unanswered(browser, tmp_path):
+    """`constructor`, `toString`...: a plain object keyed by id would show them answered before any answer."""
+    site = build_site(tmp_path, "valid", "builtin_ids")
+    ctx = browser.new_context()
+    offsite = []
+    ctx.route("**/*", lambda route: route.continue_() if route.request.url.startswith((site / "site").as_uri()) else (offsite.append(route.request.url), route.abort()))
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(_url(site, "objective-1-3.html"))
+    ids = ("constructor", "toString", "hasOwnProperty", "valueOf")
+    assert [page.locator(f"form[data-qid='{qid}'] [data-qprogress]").text_content() for qid in ids] == [""] * 4
+    assert page.locator("[data-progress='1.3']").first.text_content() == "0 of 4 questions answered, 0 right the last time."
+    form = page.locator("form[data-qid='constructor']")
+    form.locator("input[value='true']").check()
+    form.locator("button.check").click()
+    assert form.locator(".verdict").text_content() == "Correct."
+    page.reload()
+    shown = [page.locator(f"form[data-qid='{qid}'] [data-qprogress]").text_content() for qid in ids]
+    assert shown == ["· answered, right", "", "", ""]
+    stored = json.loads(page.evaluate("() => localStorage.getItem(Object.keys(localStorage)[0])"))
+    assert stored == {"constructor": {"answered": 1, "correct": True}} and page.errors == [] and offsite == []
+    ctx.close()

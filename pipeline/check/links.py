@@ -18,7 +18,9 @@ from pipeline.text.links import allowed
 from pipeline.text.markdown import link_targets
 
 # Fields holding Markdown (schema/models.py: the `Markdown` type, and options and answers shown with it).
-MARKDOWN_FIELDS = frozenset({"summary", "text", "definition", "note", "notes", "stem", "explanation", "answer", "options", "prompt", "extra_answers", "items"})
+# A term is shown as Markdown too (an option of a generated question, a matching answer, a card's front).
+MARKDOWN_FIELDS = frozenset({"summary", "text", "definition", "note", "notes", "stem", "explanation", "answer", "options", "prompt",
+                             "extra_answers", "items", "term"})
 MESSAGE = "link to '{target}' is not allowed: only http://, https:// and mailto: links reach the outputs; write the page's full address"
 
 

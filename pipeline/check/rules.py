@@ -89,9 +89,23 @@ def check_unique_ids(content: ExamContent, report: Report) -> None:
     _check_unique(((f, ("id",), f.objective.id) for f in files if f.objective.id), "objective id", report)
     _check_unique(((f, ("key_points", i, "id"), kp.id) for f in files for i, kp in f.indexed("key_points")), "key point id", report)
     _check_unique(((f, ("questions", i, "id"), q.id) for f in files for i, q in f.indexed("questions")), "question id", report)
+    _check_case_apart(files, report)
     _check_unique(((f, ("terms", i, "term"), t.term.casefold()) for f in files for i, t in f.indexed("terms")), "term", report)
     _check_unique(((f, ("questions", i, "stem"), _normalized(q.stem)) for f in files for i, q in f.indexed("questions")),
                   "the same stem", report, warn=True, code="duplicate-stem")
+
+
+def _check_case_apart(files: list, report: Report) -> None:
+    """Question ids name files in the QTI export; on a file system that folds case (Windows, macOS) `Q1`
+    and `q1` would be one file, so two ids may not differ only in case."""
+    first: dict[str, tuple[SourceFile, PathKey, str]] = {}
+    for f in files:
+        for i, q in f.indexed("questions"):
+            seen = first.setdefault(q.id.casefold(), (f, ("questions", i, "id"), q.id))
+            if seen[2] != q.id:
+                where = f"{os.path.relpath(seen[0].path)}:{seen[0].line_of(seen[1])}"
+                _err(report, f, ("questions", i, "id"), f"question id '{q.id}' differs from '{seen[2]}' at {where} only in case; "
+                     "give it another id (exports name files by id, and some file systems ignore case)", "duplicate-id")
 
 
 def check_sections(content: ExamContent, report: Report) -> None:

@@ -27,8 +27,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
+from pipeline.citations import address
 from pipeline.citations.check import Pair
 from pipeline.citations.fetch import OK, Fetcher
+from pipeline.citations.lock import capture_time
+from pipeline.citations.netpolicy import Refused
 from pipeline.citations.normalize import NormalizedPage
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult, judge
@@ -36,6 +39,7 @@ from pipeline.citations.verdict import CitationResult, judge
 PUBLIC_ARCHIVE = "https://web.archive.org"
 FALLBACK = frozenset({Status.DEAD, Status.MISSING, Status.UNREACHABLE})  # the statuses a snapshot may heal
 CAPTURE = re.compile(r"^(\d{14}) (\S+)$")  # a CDX line with fl=timestamp,original
+FIRST_CAPTURE = dt.datetime(1996, 1, 1, tzinfo=dt.UTC)  # the Wayback Machine's first crawls: no capture is older
 
 
 @dataclass(frozen=True)
@@ -65,21 +69,42 @@ def cdx_url(base: str, url: str, day: dt.date, before: bool) -> str:
     return f"{base}/cdx/search/cdx?" + urlencode({"url": url, **when, "filter": "statuscode:200", "fl": "timestamp,original"})
 
 
-def parse_cdx(text: str, base: str) -> Snapshot | None:
-    """The last capture listed (None when none is); `NoSnapshot` when the answer is not a CDX listing."""
+def parse_cdx(text: str, base: str, asked: str, today: dt.date) -> Snapshot | None:
+    """The last capture listed (None when none is); `NoSnapshot` when the answer is not a CDX listing, or
+    its capture is not of the page asked for or not at a real past time: the archive's answer is checked
+    like any address from outside (`address`), never taken on trust."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     captures = [CAPTURE.match(line) for line in lines]
     if not all(captures):
         raise NoSnapshot("the archive's answer is not a CDX listing (timestamp and address per line)")
-    last = captures[-1] if captures else None
-    return Snapshot(base, last.group(1), last.group(2)) if last else None
+    if not captures:
+        return None
+    timestamp, original = captures[-1].group(1), captures[-1].group(2)
+    _check_time(timestamp, today)
+    try:
+        page = address.normalise(original)
+    except Refused as exc:
+        raise NoSnapshot(f"the archive's capture has an address that is refused ({exc})") from None
+    if not address.same_page(page, asked):
+        raise NoSnapshot("the archive's capture is of another page than the one asked for")
+    return Snapshot(base, timestamp, page)
+
+
+def _check_time(timestamp: str, today: dt.date) -> None:
+    """A capture's YYYYMMDDhhmmss must be a real moment, not before the archive began nor after today."""
+    when = capture_time(timestamp)
+    if when is None:
+        raise NoSnapshot(f"the archive's capture has an impossible time ({timestamp})")
+    if when < FIRST_CAPTURE or when.date() > today:
+        raise NoSnapshot(f"the archive's capture has a time outside {FIRST_CAPTURE.year} to today ({timestamp})")
 
 
 class Archive:
     """Asks an archive (the public one, or any at `base` answering the same API) through `fetcher`."""
 
-    def __init__(self, fetcher: Fetcher, base: str = PUBLIC_ARCHIVE) -> None:
+    def __init__(self, fetcher: Fetcher, base: str = PUBLIC_ARCHIVE, today: dt.date | None = None) -> None:
         self.fetcher, self.base = fetcher, base.rstrip("/")
+        self.today = today or dt.date.today()  # no capture can be newer (the audit passes its --today)
 
     def snapshot(self, url: str, day: dt.date) -> Snapshot:
         """The last good capture on or before `day`, else the first after it; `NoSnapshot` when none."""
@@ -87,7 +112,7 @@ class Archive:
             answer = self.fetcher.fetch(cdx_url(self.base, url, day, before))
             if answer.status != OK or answer.text is None:
                 raise NoSnapshot(f"the archive did not answer: {answer.detail or answer.status}")
-            if found := parse_cdx(answer.text, self.base):
+            if found := parse_cdx(answer.text, self.base, url, self.today):
                 return found
         raise NoSnapshot("the archive has no capture of the page")
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from email.message import Message
-from urllib.parse import urljoin
 
 import requests
 from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError, ReadTimeoutError, SSLError
@@ -22,6 +21,7 @@ from urllib3.response import BaseHTTPResponse
 from urllib3.util.retry import Retry
 
 from pipeline import __version__
+from pipeline.citations import address
 from pipeline.citations.cache import CachedPage, HttpCache
 from pipeline.citations.netpolicy import AllowList, Refused, check_url
 from pipeline.citations.refresh import meta_refresh
@@ -154,7 +154,7 @@ class HttpClient:
             refresh = _refresh_target(answer)
             if refresh is None:
                 return answer
-            current = urljoin(answer.final_url, refresh)
+            current = _next_hop(refresh, answer.final_url, "meta refresh")
         raise FetchFailure("unreachable", f"more than {self.settings.max_redirects} redirects (a redirect loop?)")
 
     def _hop(self, url: str, current: str, headers: dict[str, str], cached: CachedPage | None) -> Download | str:
@@ -162,7 +162,7 @@ class HttpClient:
         timeout = (self.settings.connect_timeout, self.settings.read_timeout)
         with self.session.get(current, headers=headers, timeout=timeout, stream=True, allow_redirects=False) as response:
             if response.status_code in REDIRECTS and response.headers.get("Location"):
-                return urljoin(current, response.headers["Location"])
+                return _next_hop(response.headers["Location"], current, f"redirect (HTTP {response.status_code})")
             return self._answer(url, response, cached)
 
     def _answer(self, url: str, response: requests.Response, cached: CachedPage | None) -> Download:
@@ -196,6 +196,14 @@ class HttpClient:
                 raise FetchFailure("unreachable", f"the page took over {self.settings.total_timeout:g} s to download")
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+def _next_hop(target: str, base: str, kind: str) -> str:
+    """Where a redirect or a meta refresh points, normalised and checked (`address`); `Refused` otherwise."""
+    try:
+        return address.normalise(target, base)
+    except Refused as exc:
+        raise Refused(f"the page's {kind} points to an address that is refused: {exc}") from None
 
 
 def _as_failure(exc: Exception, settings: FetchSettings) -> FetchFailure:

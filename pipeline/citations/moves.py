@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
-from urllib.parse import urljoin
 
 import requests
 
+from pipeline.citations import address
+from pipeline.citations.netpolicy import Refused
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 
@@ -34,19 +35,32 @@ class RedirectLog:
         return self
 
     def _record(self, response: requests.Response, *args: object, **kwargs: object) -> None:
+        """A redirect hop, its target normalised as the client follows it; a refused target is no hop (the
+        client does not follow it either, and the citation is `blocked`)."""
         if response.is_redirect and response.request is not None:
-            target = urljoin(response.request.url or "", response.headers.get("Location", ""))
+            try:
+                target = address.normalise(response.headers.get("Location", ""), response.request.url or "")
+            except Refused:
+                return
             with self._lock:
-                self.hops[response.request.url or ""] = (response.status_code, target)
+                self.hops[_as_sent(response.request.url or "")] = (response.status_code, target)
 
     def moved_to(self, url: str) -> str | None:
         """The address at the end of `url`'s redirects when every hop is permanent, else None."""
-        codes, at = [], requests.Request("GET", url).prepare().url or url  # as the session sent it
+        codes, at = [], url
         with self._lock:
-            while at in self.hops and len(codes) < MAX_HOPS:
-                code, at = self.hops[at]
+            while _as_sent(at) in self.hops and len(codes) < MAX_HOPS:
+                code, at = self.hops[_as_sent(at)]
                 codes.append(code)
         return at if codes and set(codes) <= PERMANENT and at != url else None
+
+
+def _as_sent(url: str) -> str:
+    """The address as the session sends it (requests re-quotes it): the key of a hop."""
+    try:
+        return requests.Request("GET", url).prepare().url or url
+    except requests.RequestException:
+        return url
 
 
 def with_moves(result: CitationResult, log: RedirectLog) -> CitationResult:

@@ -43,5 +43,7 @@ def with_markers(segments: list[Segment]) -> str:
 def rich_markup(segments: list[Segment]) -> str:
     from rich.markup import escape
 
+    from pipeline.text.terminal import for_terminal
+
     styles = {"=": "{}", "-": "[red strike]{}[/]", "+": "[green]{}[/]"}
-    return " ".join(styles[op].format(escape(text)) for op, text in segments)
+    return " ".join(styles[op].format(escape(for_terminal(text))) for op, text in segments)

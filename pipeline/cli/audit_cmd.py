@@ -7,6 +7,7 @@ Exit 0 when every quote is found and every review date is fresh, 1 when anything
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +26,7 @@ from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
 from pipeline.findings.blast import blast_radius
 from pipeline.findings.report import counts, write_report
 from pipeline.findings.summary import progress, show
+from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
 
@@ -47,17 +49,24 @@ def _http_url(text: str) -> str:
     return text
 
 
-def _healing(args: argparse.Namespace, fetcher: Fetcher) -> Healing:
-    archive = None if args.no_archive else Archive(fetcher, args.archive_url)
+def _healing(args: argparse.Namespace, fetcher: Fetcher, today: dt.date) -> Healing:
+    archive = None if args.no_archive else Archive(fetcher, args.archive_url, today)
     return Healing(RedirectLog().watch(fetcher.client.session), archive)
 
 
 def _fixed(result: AuditResult) -> AuditResult:
-    """Each moved citation rewritten in its source (printed), and counted as found at its new address."""
+    """Each moved citation rewritten in its source (printed), and counted as found at its new address; a
+    move that cannot be written safely is an error line, and the citation stays `moved`."""
     moved = [(ref, r) for ref, r in result.citations if r.status is Status.MOVED and r.moved_to]
-    for move, line in fix_moves([Move(ref, r.moved_to) for ref, r in moved]):
-        print(f"{move.ref.place.file}:{line}: fixed: {move.ref.url} -> {move.new_url}", file=sys.stderr)
-    fixes = {id(ref): (replace(ref, url=r.moved_to), replace(r, url=r.moved_to, status=Status.FOUND, moved_to=None)) for ref, r in moved}
+    done, refused = fix_moves([Move(ref, r.moved_to) for ref, r in moved])
+    for move, line in done:
+        print(for_terminal(f"{move.ref.place.file}:{line}: fixed: {move.ref.url} -> {move.new_url}"), file=sys.stderr)
+    for move, why in refused:
+        where = move.ref.place
+        print(for_terminal(f"{where.file}:{where.position.line}:{where.position.col}: error: {why}"), file=sys.stderr)
+    fixed = {id(move.ref) for move, _ in done}
+    fixes = {id(ref): (replace(ref, url=r.moved_to), replace(r, url=r.moved_to, status=Status.FOUND, moved_to=None))
+             for ref, r in moved if id(ref) in fixed}
     return replace(result, citations=[fixes.get(id(ref), (ref, r)) for ref, r in result.citations])
 
 
@@ -73,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     fetcher = fetcher_from(args)
     urls = {ref.url for ref in citation_refs(exams)}
     try:
-        healing = _healing(args, fetcher)
+        healing = _healing(args, fetcher, today)
         with progress(len(urls)) as tick:
             result = audit(exams, fetcher, today, pool_size(urls, fetcher.settings), tick, fetcher.settings.per_host, healing)
     finally:

@@ -17,6 +17,7 @@ from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import with_markers, word_diff
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
 from pipeline.errors import UsageError
+from pipeline.text.terminal import for_terminal
 from schema.models import _absolute_http_url
 
 EXIT = {"found": 0, "missing": 1, "unreachable": 2}
@@ -66,5 +67,5 @@ def run(args: argparse.Namespace) -> int:
         (result,) = check_page(fetcher, args.url, [args.quote])
     finally:
         fetcher.close()
-    print(as_json(result) if args.json else as_text(result))
+    print(as_json(result) if args.json else "\n".join(for_terminal(line) for line in as_text(result).split("\n")))
     return EXIT[public_status(result.status)]

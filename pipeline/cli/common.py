@@ -12,6 +12,7 @@ from pipeline.check.validate import ExamCheck, Validation, validate
 from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.position import Position
 from pipeline.practice.generate import DROP_REASONS, generate
+from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
 UNCHECKED = "citation-unchecked"
@@ -74,7 +75,7 @@ def print_table(result: Validation, outputs: dict[str, str] | None = None) -> No
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = [cell.ljust(w) if i in (0, 3) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
-        print("  ".join(cells).rstrip(), file=sys.stderr)
+        print(for_terminal("  ".join(cells).rstrip()), file=sys.stderr)
 
 
 def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:

@@ -13,6 +13,8 @@ import tempfile
 import traceback
 from pathlib import Path
 
+from pipeline.text.terminal import for_terminal
+
 CRASH_LOG = Path("build") / "pipeline-crash.log"
 _HINTS = {
     errno.ENOSPC: "the disk is full; free some space and run again",
@@ -30,7 +32,7 @@ _HINTS = {
 def environment_message(exc: OSError) -> str:
     where = exc.filename if exc.filename is not None else "(no path)"
     hint = _HINTS.get(exc.errno or 0, exc.strerror or str(exc))
-    return f"error: {os.fsdecode(where)}: {exc.strerror or type(exc).__name__}: {hint}"
+    return for_terminal(f"error: {os.fsdecode(where)}: {exc.strerror or type(exc).__name__}: {hint}")
 
 
 def report_crash(debug: bool) -> str:
@@ -40,8 +42,8 @@ def report_crash(debug: bool) -> str:
         print(text, end="")
     log = _write_log(text)
     first = text.strip().splitlines()[-1]
-    return (f"internal error (a bug in the pipeline, not in your sources): {first}; "
-            f"please report it with the traceback in {log or 'the output above (run with --debug)'}")
+    return for_terminal(f"internal error (a bug in the pipeline, not in your sources): {first}; "
+                        f"please report it with the traceback in {log or 'the output above (run with --debug)'}")
 
 
 def _write_log(text: str) -> Path | None:

@@ -15,6 +15,7 @@ from pipeline import __version__
 from pipeline.cli.commands import COMMANDS
 from pipeline.cli.crash import environment_message, report_crash
 from pipeline.errors import PipelineError, UsageError
+from pipeline.text.terminal import for_terminal
 
 
 def make_parser(argv: list[str]) -> argparse.ArgumentParser:
@@ -33,16 +34,21 @@ def make_parser(argv: list[str]) -> argparse.ArgumentParser:
     return parser
 
 
+def _shown(exc: Exception) -> str:
+    """The message, each of its lines made inert for the terminal (it may quote a file name or a lock)."""
+    return "\n".join(for_terminal(line) for line in str(exc).split("\n"))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = make_parser(argv).parse_args(argv)
     try:
         return args.run(args)
     except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+        print(_shown(exc), file=sys.stderr)
         return 2
     except PipelineError as exc:
-        print(str(exc), file=sys.stderr)
+        print(_shown(exc), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -9,11 +9,15 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from pipeline.citations import address
 from pipeline.citations.audit import AuditResult, CitationRef, Place, ReviewResult
+from pipeline.citations.netpolicy import Refused
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import with_markers, word_diff
 from pipeline.findings.blast import Blast, blast_radius
+from pipeline.text.linebreaks import one_line
+from pipeline.text.terminal import for_terminal
 
 
 def diff_of(result: CitationResult) -> str | None:
@@ -71,22 +75,49 @@ def to_json(result: AuditResult, today: str, new: set[Place] | None = None, blas
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character: CommonMark lets each be escaped
+
+
 def _md(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_").replace("`", "\\`")
+    """Text from a page, a header or a source, shown as text in Markdown: on one line (it cannot start a
+    block), control and bidi characters visible, and every punctuation character backslash-escaped, so no
+    link, image, HTML tag, entity, emphasis or table cell can come of it."""
+    return _PUNCTUATION.sub(r"\\\1", for_terminal(one_line(text)))
+
+
+def _md_url(url: str | None) -> str:
+    """An address as a Markdown autolink, in its normal form (percent-encoded: no `<`, `>` or space can end
+    it early); one that has no normal form is shown as escaped text, never as a link."""
+    try:
+        return f"<{address.normalise(url or '')}>"
+    except Refused:
+        return _md(url or "")
 
 
 def _md_problem(ref: CitationRef, result: CitationResult) -> list[str]:
     warned = "".join(f", {w}" for w in result.warnings)
-    lines = [f"- `{ref.place.file}:{ref.place.position.line}` **{result.status.value}{warned}** <{ref.url}>", f"  > {_md(ref.quote)}"]
+    lines = [f"- {code(f'{ref.place.file}:{ref.place.position.line}')} **{_md(result.status.value + warned)}** {_md_url(ref.url)}", f"  > {_md(ref.quote)}"]
     if result.detail:
         lines.append(f"  {_md(result.detail)}")
     elif result.closest and result.status is not Status.ARCHIVED:
         lines.append(f"  closest passage ({result.score:.0%} alike): {_md(result.closest)}")
-    lines += [f"  {line}" for line in healing_lines(result)]
+    lines += [f"  {line}" for line in _md_healing(result)]
     if diff := diff_of(result):
-        lines.append(f"  diff: `{diff.replace('`', '')}`")
+        lines.append(f"  diff: {code(diff)}")
     if result.passage_diff:
-        lines.append(f"  passage changed since review: `{result.passage_diff.replace('`', '')}`")
+        lines.append(f"  passage changed since review: {code(result.passage_diff)}")
+    return lines
+
+
+def _md_healing(result: CitationResult) -> list[str]:
+    """`healing_lines` in Markdown: the archive's and the redirect's addresses as autolinks, the rest as text."""
+    lines = []
+    if result.archive_url:
+        lines.append(f"archived copy of {archive_day(result.archive_timestamp)}: {_md_url(result.archive_url)}")  # a checked timestamp: digits
+    elif result.archive_detail:
+        lines.append(f"archive: {_md(result.archive_detail)}")
+    if result.moved_to:
+        lines.append(f"moved to {_md_url(result.moved_to)} (audit \\-\\-fix\\-moves rewrites the address)")
     return lines
 
 
@@ -126,7 +157,9 @@ def _md_blast(blasts: list[Blast]) -> list[str]:
 
 
 def code(text: str) -> str:
-    """A Markdown code span that holds any text, backticks included (Anki GUIDs may have them)."""
+    """A Markdown code span that holds any text, backticks included (Anki GUIDs may have them), on one line
+    with control and bidi characters visible (a code span shows HTML and Markdown as they are)."""
+    text = for_terminal(one_line(text))
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
     return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
 
@@ -136,7 +169,7 @@ def _md_blast_item(blast: Blast) -> list[str]:
         return ", ".join(code(item) for item in items) or "none"
 
     return [
-        f"- `{blast.where}` **{blast.status}** <{blast.url}>",
+        f"- {code(blast.where)} **{_md(blast.status)}** {_md_url(blast.url)}",
         f"  - key points: {listed(blast.key_points)}",
         f"  - questions: {listed(blast.questions)}; generated: {listed(blast.generated)}",
         f"  - deck notes: {', '.join(f'{code(guid)} ({_md(deck)})' for guid, deck in blast.notes) or 'none'}",
@@ -159,7 +192,7 @@ def to_markdown(result: AuditResult, today: str, new: set[Place] | None = None, 
     stale = [r for r in reviews if r.status != "fresh"]
     if stale:
         lines += ["", "### Review dates", ""]
-        lines += [f"- `{r.place.file}:{r.place.position.line}` {r.status}: reviewed {r.reviewed} ({r.age_days} days ago)" for r in stale]
+        lines += [f"- {code(f'{r.place.file}:{r.place.position.line}')} {r.status}: reviewed {r.reviewed} ({r.age_days} days ago)" for r in stale]
     if blasts := blast_radius(result) if blasts is None else blasts:
         lines += _md_blast(blasts)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as _escape_markup
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -21,6 +21,12 @@ from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import rich_markup, with_markers, word_diff
 from pipeline.findings.blast import Blast, blast_radius
 from pipeline.findings.report import counts, healing_lines
+from pipeline.text.terminal import for_terminal
+
+
+def escape(text: str) -> str:
+    """Text for the console: control characters and bidi overrides made visible (`for_terminal`), markup inert."""
+    return _escape_markup(for_terminal(text))
 
 
 @contextmanager
@@ -37,7 +43,7 @@ def progress(total: int) -> Iterator[Callable[[str], None]]:
 
 def _problem(console: Console, ref: CitationRef, result: CitationResult) -> None:
     where = f"{ref.place.file}:{ref.place.position.line}:{ref.place.position.col}"
-    status = ", ".join([result.status.value, *result.warnings])
+    status = escape(", ".join([result.status.value, *result.warnings]))
     console.print(f"{escape(where)}: {status}: {escape(ref.url)}", soft_wrap=True, highlight=False)
     if result.detail:
         console.print(f"    {escape(result.detail)}", soft_wrap=True, highlight=False)

@@ -10,7 +10,12 @@ and column, instead of a hang, a crash or gigabytes of memory:
 - `read_regular`: only regular files (symlinks followed), at most MAX_FILE_BYTES;
 - `BoundedLoader`: nesting at most MAX_DEPTH, at most MAX_NODES values counting what aliases expand to,
   the error at the alias or the node that goes over;
-- `scalar_problem`: only the tags of plain YAML data, no control characters but tab and line break.
+- `scalar_problem`: only the tags of plain YAML data, no control characters but tab and line break, no
+  character XML cannot hold (U+FFFE, U+FFFF, a lone surrogate: every XML export would fail to load);
+- `hidden_line_break`: no CR alone, NEL, LS or PS in the file: YAML ends a line there, git and editors do
+  not, so text after one (a whole key point) would hide on a line that reads as a comment;
+- `outside_sources`: a symbolic link that leads out of the sources folder is never followed (a pull
+  request could otherwise make CI read, and quote back, any file of the machine).
 """
 
 from __future__ import annotations
@@ -27,14 +32,40 @@ from yaml.events import AliasEvent
 
 from pipeline.errors import SourceError
 from pipeline.position import Position
+from pipeline.text.linebreaks import HIDDEN_IN_SOURCES
 
 MAX_FILE_BYTES = 5_000_000  # a 5,000-question objective is about 2 MB
 MAX_DEPTH = 40  # the schema needs 5 levels
 MAX_NODES = 500_000
 PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq", "merge"))
 _ALLOWED_CONTROLS = frozenset("\t\n")
+_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")  # outside XML 1.0's Char production (the Cc ones aside)
+_LINE_BREAK_NAMES = {"\r": "CR (a carriage return without a line feed)", "\x85": "NEL (U+0085)", "\u2028": "LS (U+2028)", "\u2029": "PS (U+2029)"}
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0abtnvfre N_LP\"/\\])")
 _SHORT = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b", "N": "\x85"}
+
+
+def outside_sources(path: Path, root: Path) -> str | None:
+    """A sentence when `path`, or a folder on its way, is a symbolic link leading out of `root`; nothing
+    is read from it, and its target is not named (the message must not tell what is out there)."""
+    try:
+        real, top = path.resolve(), root.resolve()
+    except (OSError, RuntimeError):  # a loop: read_regular says so
+        return None
+    if real == top or top in real.parents:
+        return None
+    return ("is a symbolic link (or inside one) leading out of the sources folder; sources are read only from inside it, "
+            "so copy the file in instead of linking to it")
+
+
+def hidden_line_break(text: str) -> tuple[Position, str] | None:
+    """Where the file holds a line break YAML reads but git and editors do not show (see the module doc)."""
+    found = HIDDEN_IN_SOURCES.search(text)
+    if found is None:
+        return None
+    name = _LINE_BREAK_NAMES[found[0]]
+    return reader_position(text, found.start()), (f"{name} in the file: YAML ends a line there but git and most editors do not, "
+                                                  "so what follows would be hidden; use a plain line break (LF or CR LF)")
 
 
 def read_regular(path: Path) -> bytes:
@@ -121,10 +152,14 @@ def scalar_problem(node: yaml.Node, value: object, text: str) -> tuple[Position,
     if not isinstance(value, str):
         return None
     bad = next((c for c in value if unicodedata.category(c) == "Cc" and c not in _ALLOWED_CONTROLS), None)
-    if bad is None:
-        return None
-    where = _escape_position(node, bad, text) or _at(node)
-    return where, f"control character U+{ord(bad):04X} in the text; remove it (it would corrupt the outputs)"
+    if bad is not None:
+        where = _escape_position(node, bad, text) or _at(node)
+        return where, f"control character U+{ord(bad):04X} in the text; remove it (it would corrupt the outputs)"
+    if found := _NOT_XML.search(value):
+        where = _escape_position(node, found[0], text) or _at(node)
+        return where, (f"character U+{ord(found[0]):04X} in the text: XML cannot hold it, so the Moodle, QTI and Canvas exports "
+                       "would not load; remove it")
+    return None
 
 
 def _at(node: yaml.Node) -> Position:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pipeline.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
+from pipeline.load.limits import outside_sources
 from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
 from pipeline.questions import QUESTION
@@ -49,7 +50,7 @@ def exam_folders(sources: Path) -> list[Path]:
     if not sources.is_dir():
         raise SourcesNotFound(f"error: sources folder '{sources}' does not exist (run from the project root or pass --sources DIR)")
     folders = sorted(p for p in sources.iterdir() if p.is_dir() and not p.name.startswith(".")
-                     and (exam_path(p) or _yaml_files(p)))
+                     and (outside_sources(p, sources) or exam_path(p) or _yaml_files(p)))  # a link out: listed, never read
     if not folders:
         raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{NEW_EXAM}` writes one)")
     return folders
@@ -69,8 +70,12 @@ def objective_paths(folder: Path) -> list[Path]:
     return [p for p in _yaml_files(folder) if p.parent != folder or p.name not in EXAM_FILES]
 
 
-def _validate(path: Path, model: type[BaseModel], report: Report) -> tuple[YamlDocument | None, Any]:
-    """The document and its model; the model is None when invalid, the document too when unreadable."""
+def _validate(path: Path, model: type[BaseModel], report: Report, sources: Path) -> tuple[YamlDocument | None, Any]:
+    """The document and its model; the model is None when invalid, the document too when unreadable
+    or leading out of `sources` through a symbolic link."""
+    if why := outside_sources(path, sources):
+        report.error(path, Position(1, 1), why, "yaml")
+        return None, None
     try:
         doc = load_yaml(path)
     except SourceError as exc:
@@ -120,6 +125,9 @@ def _valid_or_none(model: Any, value: Any) -> Any:
 
 def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
     """The folder's validated exam file; None (with an error in `report`) when missing or invalid."""
+    if why := outside_sources(folder, folder.parent):
+        report.error(folder, Position(1, 1), why, "yaml")  # the whole exam folder links out: none of it is read
+        return None
     path = exam_path(folder)
     if path is None:
         first = objective_paths(folder)[0]
@@ -128,19 +136,21 @@ def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
         return None
     if all((folder / name).is_file() for name in EXAM_FILES):
         report.error(folder / EXAM_FILES[1], Position(1, 1), f"two exam files in {folder.name}/ ({' and '.join(EXAM_FILES)}); keep one", "exam-twice")
-    doc, exam = _validate(path, Exam, report)
+    doc, exam = _validate(path, Exam, report, folder.parent)
     return ExamFile(doc, exam) if exam is not None else None
 
 
 def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) -> LoadedExam:
     """Read and validate the objective files of one exam folder, adding every problem to `report`."""
     result = LoadedExam(folder, exam_file)
+    if outside_sources(folder, folder.parent):
+        return result  # said once, by load_exam_file
     paths = objective_paths(folder)
     if not paths and exam_file is not None:
         report.error(exam_file.path, Position(1, 1), f"exam '{exam_file.exam.id}' has no objective files; add one "
                      f"(`python -m pipeline new objective {exam_file.exam.id} NUMBER TITLE` writes one)", "exam-empty")
     for path in paths:
-        doc, objective = _validate(path, Objective, report)
+        doc, objective = _validate(path, Objective, report, folder.parent)
         if objective is not None:
             result.objective_files.append(ObjectiveFile(doc, objective))
         elif doc is not None and isinstance(doc.data, dict):

@@ -21,7 +21,7 @@ import yaml
 
 from pipeline.errors import SourceError
 from pipeline.load import yamlhints
-from pipeline.load.limits import BoundedLoader, read_regular, reader_position, scalar_problem
+from pipeline.load.limits import BoundedLoader, hidden_line_break, read_regular, reader_position, scalar_problem
 from pipeline.position import Position
 
 PathKey = tuple[str | int, ...]
@@ -123,8 +123,14 @@ def read_text(path: Path) -> str:
 
 def load_yaml(path: Path) -> YamlDocument:
     """Parse `path`; a syntax error becomes a SourceError at the place the parser stopped."""
-    text = read_text(path)
+    return parse_yaml(path, read_text(path))
+
+
+def parse_yaml(path: Path, text: str) -> YamlDocument:
+    """Parse `text`, the content of `path` (or what is about to be written there), as `load_yaml` does."""
     doc = YamlDocument(path=path, data=None)
+    if hidden := hidden_line_break(text):
+        raise SourceError(path, *hidden)
     try:
         node = yaml.compose(text, Loader=BoundedLoader)
     except yaml.reader.ReaderError as exc:

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.practice import answers, term_forms
 from pipeline.practice.gate import Shown
-from pipeline.practice.term_items import dropped
+from pipeline.practice.term_items import dropped, made
 from pipeline.practice.terms import SourcedTerm
-from pipeline.questions import QuestionBase, make_question
+from pipeline.questions import QuestionBase
 from pipeline.text import cloze, word_forms
 from pipeline.text.plaintext import to_plain
 from schema.bank import DroppedQuestion
@@ -94,11 +94,13 @@ def cloze_question(point: KeyPoint, number: int, file: ObjectiveFile, index: int
     heading = next((h for h in headings if not word_forms.found(forms, h)), None)
     if heading is None:
         return dropped(qid, "cloze", "gap_paraphrased")
-    question = make_question(
-        id=qid, type="short_answer", difficulty="medium", stem=f"*{heading}*. Fill in the gap:\n\n{sentence}",
+    question = made(
+        "cloze", id=qid, type="short_answer", difficulty="medium", stem=f"*{heading}*. Fill in the gap:\n\n{sentence}",
         answer=marks[0].answer, explanation=cloze.strip(cloze.sentences_with(point.text, number, lean=False)), key_points=[point.id],
         accept=list(_accepted(marks[0].answer, term, point.accept.get(f"c{number}", []))),
     )
+    if isinstance(question, DroppedQuestion):
+        return question
     return ClozeDraft(question, file, index, (Shown("stem", question.stem, forms),))
 
 

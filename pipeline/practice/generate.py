@@ -14,7 +14,9 @@ generated ids to leave out (each counted as `suppressed`).
 Everything is deterministic and derived from source ids: question ids are
 `gen-<rule>-<term slug or key point id>[-c<n>]`, options are sorted alphabetically before the view
 shuffles them by id. A draft that nearly repeats an authored question of its section, or whose id is
-taken, is dropped too.
+taken (case aside: ids name files where case folds), is dropped too; so is one holding a text longer
+than the schema lets an author write (`too_long`, `invalid`: drafts are made through the schema,
+pipeline/practice/term_items.py `made`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ DROP_REASONS = {
     "gap_paraphrased": "the text shown around the gap holds a form of its answer, or a gloss of it",
     "id_taken": "an authored question has this id",
     "near_duplicate": "it nearly repeats an authored question of its section",
+    "too_long": "a text it would hold is longer than the schema lets an author write",
+    "invalid": "a text it would hold is one the schema refuses",
 }
 
 
@@ -156,7 +160,7 @@ def _keep(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestio
 
     Questions are compared within a section only: that keeps the cost linear in the size of the exam, and
     a term of one section restating a question of another is unlikely (sections split the material)."""
-    taken = {s.question.id for s in authored_questions}
+    taken = {s.question.id.casefold() for s in authored_questions}  # ids name files where case folds (QTI zips)
     texts: dict[str, dict[str, str]] = {}
     for s in authored_questions:
         texts.setdefault(s.objective_id.split(".")[0], {})[s.question.id] = comparable_text(s.question)
@@ -165,7 +169,7 @@ def _keep(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestio
         if dropped:
             result.dropped.append(dropped)
         else:
-            taken.add(draft.question.id)
+            taken.add(draft.question.id.casefold())
             result.questions.append(draft)
 
 
@@ -195,7 +199,7 @@ def comparable_text(q: QuestionBase) -> str:
 def _repeat_of(draft: SourcedQuestion, taken: set[str], section_texts: dict[str, str]) -> DroppedQuestion | None:
     qid, rule = draft.question.id, draft.rule
     assert rule is not None
-    if qid in taken:
+    if qid.casefold() in taken:
         return DroppedQuestion(id=qid, rule=rule, reason="id_taken", duplicate_of=qid, score=None)
     best = process.extractOne(comparable_text(draft.question), section_texts, scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=NEAR_DUPLICATE)
     if best is None:

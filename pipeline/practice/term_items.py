@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
 from pipeline.practice.distractors import Candidate, pick_distractors
 from pipeline.practice.gate import Shown
 from pipeline.practice.term_forms import words_left
@@ -45,6 +47,16 @@ def dropped(qid: str, rule: Rule, reason: str) -> DroppedQuestion:
     return DroppedQuestion(id=qid, rule=rule, reason=reason, duplicate_of=None, score=None)
 
 
+def made(rule: Rule, **fields: object) -> QuestionBase | DroppedQuestion:
+    """The question, validated like an authored one; the dropped record when the schema refuses a text of it
+    (generated text is held to the authors' limits, so every output can take it)."""
+    try:
+        return make_question(**fields)
+    except ValidationError as exc:
+        reason = "too_long" if all(e["type"] == "string_too_long" for e in exc.errors()) else "invalid"
+        return dropped(str(fields["id"]), rule, reason)
+
+
 def _candidate(term: SourcedTerm, answer: SourcedTerm, stem: str) -> Candidate:
     excluded = same_thing(term, answer) or term.named_in(stem) or bool(answer.leaks_into(term.term.term)) or term.kind != answer.kind
     return Candidate(term.term.term, term.plain, excluded)
@@ -63,11 +75,13 @@ def which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterabl
     if wrong is None:
         return dropped(qid, "which-term", "too_few_distractors")
     right = term.term.term
-    question = make_question(
-        id=qid, type="single", stem=f"Which term is defined as follows?\n\n> {term.text}",
+    question = made(
+        "which-term", id=qid, type="single", stem=f"Which term is defined as follows?\n\n> {term.text}",
         options=sorted([right, *(c.text for c in wrong)], key=lambda t: (t.casefold(), t)), answer=right,
         explanation=f"**{right}**: {' '.join(term.term.definition.split())}", difficulty="easy", key_points=points_naming(term),
     )
+    if isinstance(question, DroppedQuestion):
+        return question
     shown = (Shown("stem", term.text, term.forms), *(Shown("option", c.text, term.forms) for c in wrong))
     return TermDraft(question, term, "which-term", shown)
 
@@ -115,11 +129,13 @@ def matching(group: list[SourcedTerm], objective: list[SourcedTerm], section: li
     extra = _extra(group, [objective, section])
     if extra is None:
         return dropped(qid, "matching", "too_few_distractors")
-    question = make_question(
-        id=qid, type="matching", difficulty="medium", stem="Match each definition with the term it defines. One term is left over.",
+    question = made(
+        "matching", id=qid, type="matching", difficulty="medium", stem="Match each definition with the term it defines. One term is left over.",
         pairs=[{"prompt": t.text, "answer": t.term.term} for t in group], extra_answers=[extra.term.term],
         # the pairs are on the answer side already; what is left to explain is the term that matches nothing
         explanation=f"Each definition is its term's glossary entry. The term left over, **{extra.term.term}**, is: {extra.text}",
     )
+    if isinstance(question, DroppedQuestion):
+        return question
     shown = tuple(Shown("prompt", t.text, t.forms) for t in group)
     return TermDraft(question, first, "matching", shown)

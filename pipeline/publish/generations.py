@@ -8,8 +8,10 @@ A build writes a new generation folder beside the current one (outputs whose inp
 hard links to the current files, so they stay byte-for-byte and inode-for-inode the same), then switches
 the exam's link with one `rename`, which is atomic: a reader of OUT/<exam> sees the old set or the new
 set, never a mix. A build killed at any moment (even with SIGKILL) leaves the link on the old generation;
-the next build removes what the killed one left (`Generations.clean`). Two builds into one OUT do not
-run at once (`exclusive`).
+the next build removes what the killed one left, for every exam, the ones it does not build included
+(`sweep`: a killed build of two exams may leave one's finished generation and state, and the next build
+may be of the other exam only, or find the first one's sources broken), then repairs each exam's link
+(`Generations.recover`). Two builds into one OUT do not run at once (`exclusive`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,25 @@ def exclusive(out: Path) -> Iterator[None]:
         except BlockingIOError:
             raise UsageError(f"error: another build is writing into {out}; wait for it to finish") from None
         yield
+
+
+def sweep(out: Path) -> list[str]:
+    """Remove from OUT/.generations everything no link in OUT points at (generations, their state files and
+    the temporary files of states being written), and OUT's temporary links; run under `exclusive`, before
+    anything is built. A sentence for what was removed, if anything."""
+    folder = out / FOLDER
+    if not folder.is_dir():
+        return []
+    kept = {".lock"}
+    for link in (p for p in out.iterdir() if p.is_symlink() and not p.name.startswith(".")):  # .<exam>.link.tmp is not one
+        target = Path(os.readlink(link))
+        if target.parent == Path(FOLDER):
+            kept |= {target.name, target.name + ".state.json"}
+    removed = [path for path in sorted(folder.iterdir()) if path.name not in kept]
+    removed += sorted(p for p in out.glob(".*.link.tmp") if p.is_symlink() or p.is_file())
+    for path in removed:
+        _remove(path)
+    return [f"removed what an interrupted build left in {folder}: {', '.join(p.name for p in removed)}"] if removed else []
 
 
 class Generations:

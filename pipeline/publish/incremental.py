@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from pipeline.paths import CODE_DIRS
 from pipeline.paths import TEMPLATES as TEMPLATE_DIR
+from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 
 
@@ -97,23 +98,39 @@ def input_digest(shown: str, templates: str, code: str, options: dict[str, str])
     return digest.hexdigest()
 
 
+def _entry_ok(entry: object) -> bool:
+    """A renderer's record as `BuildState.record` writes it: files as relative paths inside the generation."""
+    if not (isinstance(entry, dict) and isinstance(entry.get("digest"), str) and isinstance(entry.get("files"), list)):
+        return False
+    files = entry["files"]
+    return all(isinstance(f, str) and f and not Path(f).is_absolute() and ".." not in Path(f).parts for f in files) and \
+        isinstance(entry.get("warnings", []), list) and all(isinstance(w, str) for w in entry.get("warnings", []))
+
+
 @dataclass
 class BuildState:
     """Per renderer: the input digest of its last successful build and the files it wrote (relative)."""
 
     path: Path
     renderers: dict[str, dict] = field(default_factory=dict)
+    problem: str | None = None  # why the file on disk could not be used, at its line and column
 
     @classmethod
     def load(cls, path: Path | None) -> BuildState:
-        """The state at `path`; an empty one (build everything) when there is none or it is broken."""
+        """The state at `path`; an empty one (build everything) when there is none or it is broken, read
+        within bounds (`readback`): the build then repairs it, as it repairs what a killed build left."""
+        if path is None:
+            return cls(Path())
         try:
-            renderers = json.loads(path.read_text(encoding="utf-8")).get("renderers", {}) if path else {}
-            if not all(isinstance(e, dict) and isinstance(e.get("digest"), str) and isinstance(e.get("files"), list) for e in renderers.values()):
-                renderers = {}
-            return cls(path or Path(), renderers)
-        except (OSError, ValueError, AttributeError):
-            return cls(path or Path())
+            raw, _ = readback.load(path, max_bytes=10_000_000)
+        except OSError:
+            return cls(path)
+        except readback.Unreadable as exc:
+            return cls(path, problem=f"{path}:{exc.line}:{exc.col}: {exc.reason}")
+        renderers = raw.get("renderers") if isinstance(raw, dict) else None
+        if not isinstance(renderers, dict) or not all(_entry_ok(e) for e in renderers.values()):
+            return cls(path, problem=f"{path}:1:1: not a build state")
+        return cls(path, renderers)
 
     def is_fresh(self, renderer: str, digest: str, final_dir: Path) -> bool:
         entry = self.renderers.get(renderer)

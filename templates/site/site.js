@@ -8,11 +8,16 @@
   document.documentElement.setAttribute("data-js", "");
   var KEY = DATA.storageKey;
 
+  /* Progress is a Map from question id to {answered, correct}: ids come from the sources, and a plain object
+     would answer progress["constructor"] or progress["toString"] from its prototype before any answer.
+     Stored as the same JSON object as before, own keys only. */
   function loadProgress() {
-    try { return JSON.parse(window.localStorage.getItem(KEY)) || {}; } catch (e) { return {}; }
+    var stored = null;
+    try { stored = JSON.parse(window.localStorage.getItem(KEY)); } catch (e) { /* unreadable: start afresh */ }
+    return new Map(stored && typeof stored === "object" && !Array.isArray(stored) ? Object.entries(stored) : []);
   }
   function saveProgress(progress) {
-    try { window.localStorage.setItem(KEY, JSON.stringify(progress)); } catch (e) { /* storage off: nothing kept */ }
+    try { window.localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(progress))); } catch (e) { /* storage off: nothing kept */ }
   }
   /* What the learner gave for one part, in the shape grade.js reads: option ids, text, prompt -> answer, item ids in order. */
   function response(el, shape) {
@@ -63,15 +68,15 @@
     var form = event.currentTarget, id = form.dataset.qid, right = mark(form, DATA.questions[id]);
     announce(form, right);
     if (right === null || right === "self") { return; }
-    var progress = loadProgress(), before = progress[id] || {answered: 0};
-    progress[id] = {answered: before.answered + 1, correct: right};
+    var progress = loadProgress(), before = progress.get(id) || {answered: 0};
+    progress.set(id, {answered: before.answered + 1, correct: right});
     saveProgress(progress);
     showProgress();
   }
 
   function summary(ids, progress, short) {
-    var answered = ids.filter(function (id) { return progress[id]; });
-    var right = answered.filter(function (id) { return progress[id].correct; });
+    var answered = ids.filter(function (id) { return progress.has(id); });
+    var right = answered.filter(function (id) { return progress.get(id).correct === true; });
     if (short) { return "Progress: " + answered.length + " of " + ids.length + " answered, " + right.length + " right"; }
     return answered.length + " of " + ids.length + " questions answered, " + right.length + " right the last time.";
   }
@@ -84,7 +89,7 @@
       el.textContent = summary(scope === "all" ? all : DATA.objectives[scope] || [], progress, el.classList.contains("progress-line"));
     });
     Array.prototype.forEach.call(document.querySelectorAll("form.question"), function (form) {
-      var p = progress[form.dataset.qid], el = form.querySelector("[data-qprogress]");
+      var p = progress.get(form.dataset.qid), el = form.querySelector("[data-qprogress]");
       el.textContent = p ? (p.correct ? "· answered, right" : "· answered, not yet right") : "";
     });
   }

@@ -19,6 +19,7 @@ from pipeline.render.support import holds, writable
 from pipeline.shapes.order import LETTERS
 from pipeline.shapes.parts import Pairs
 from pipeline.text import cloze
+from pipeline.text.linebreaks import one_line
 from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, QuestionView
 from schema.models import Term
 
@@ -52,7 +53,10 @@ def _tag_part(text: str) -> str:
 
 
 def _deck_part(text: str) -> str:
-    return text.replace("::", ":")  # a `::` in a title would nest a deck
+    """A deck name component: Anki nests decks on `::`, so no run of colons (`:::` too) may stay inside, nor
+    a colon at an edge (it would join the `::` around it); one line, as Anki shows names."""
+    part = re.sub(r":{2,}", ":", one_line(text)).strip(": ")
+    return part or "-"
 
 
 def _place(view: ExamView, objective: ObjectiveView) -> _Place:

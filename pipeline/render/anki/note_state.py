@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pipeline.errors import UsageError
+from pipeline.publish import readback
 from pipeline.render.anki.deck_notes import DeckNote
 
 STATE_FILE = "deck.state.json"
@@ -41,14 +44,30 @@ def content_digest(note: DeckNote) -> str:
 
 
 def parse(text: str | None) -> dict[str, NoteTime]:
-    """The state in `text`; empty when there is none or it cannot be read (every note is then new)."""
+    """The state in `text` (the build has read it within bounds, see `build._kept`); empty when there is none.
+    An entry that is not what this module writes is a `UsageError` at its line and column (exit 2): the file is
+    committed, and guessing would move every note's time."""
     if text is None:
         return {}
-    try:
-        notes = json.loads(text)["notes"]
-        return {guid: NoteTime(entry["hash"], int(entry["mod"])) for guid, entry in notes.items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+    raw = json.loads(text)
+    notes = raw.get("notes") if isinstance(raw, dict) else None
+    if not isinstance(notes, dict):
+        raise _broken("expected an object with the notes", 1, 1)
+    state = {}
+    for guid, entry in notes.items():
+        if not (isinstance(entry, dict) and isinstance(entry.get("hash"), str) and _HASH.fullmatch(entry["hash"])
+                and type(entry.get("mod")) is int and 0 <= entry["mod"] < 2**53):
+            raise _broken(f"note {guid[:40]!r}: expected {{\"hash\": 32 hex digits, \"mod\": seconds}}", *readback.position(text, ("notes", guid)))
+        state[guid] = NoteTime(entry["hash"], entry["mod"])
+    return state
+
+
+_HASH = re.compile(r"[0-9a-f]{32}")
+
+
+def _broken(reason: str, line: int, col: int) -> UsageError:
+    return UsageError(f"{STATE_FILE}:{line}:{col}: error: the deck state cannot be read ({reason}); restore it from git, "
+                      "or delete it (every note's time then starts afresh)")
 
 
 def advance(state: dict[str, NoteTime], notes: Iterable[DeckNote], now: int) -> dict[str, NoteTime]:

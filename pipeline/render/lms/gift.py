@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.render.lms import share
 from pipeline.render.lms.moodle import category_path
-from pipeline.render.lms.text import block_html, feedback_html, gift_escape, inline_html
+from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gift_escape, inline_html
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
 from pipeline.text.plaintext import to_plain
@@ -36,9 +36,9 @@ def _choices(part: Choices) -> tuple[str, list[str]]:
     if part.true_false:
         return "", ["TRUE" if part.correct[0].id == "true" else "FALSE"]
     if not part.multiple:
-        return "", [f"{'=' if o.correct else '~'}{gift_escape(inline_html(o.text_md))}" for o in part.options]
+        return "", [f"{'=' if o.correct else '~'}{gift_answer(inline_html(o.text_md))}" for o in part.options]
     right, wrong = len(part.correct), len(part.options) - len(part.correct)
-    return "", [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_escape(inline_html(o.text_md))}" for o in part.options]
+    return "", [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_answer(inline_html(o.text_md))}" for o in part.options]
 
 
 def _text(part: Text) -> tuple[str, list[str]]:
@@ -50,7 +50,7 @@ def _text(part: Text) -> tuple[str, list[str]]:
 def _pairs(part: Pairs) -> tuple[str, list[str]]:
     """`=prompt -> answer` per pair, then `= -> extra` per extra answer (the answer side is plain text)."""
     used = {p.answer_id for p in part.prompts}
-    lines = [f"={gift_escape(inline_html(p.text_md))} -> {gift_escape(to_plain(part.answer_of(p).text_md))}" for p in part.prompts]
+    lines = [f"={gift_answer(inline_html(p.text_md))} -> {gift_escape(to_plain(part.answer_of(p).text_md))}" for p in part.prompts]
     return "", lines + [f"= -> {gift_escape(to_plain(a.text_md))}" for a in part.answers if a.id not in used]
 
 

@@ -19,6 +19,7 @@ from pipeline.render.lms import share
 from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+from pipeline.text.linebreaks import one_line
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
@@ -29,8 +30,9 @@ NAME = "moodle.xml"
 
 
 def category_path(q: QuestionView) -> str:
-    """`$course$/top/<exam>/<section>/<objective>`; a `/` inside a name is written `//`."""
-    return "$course$/top/" + "/".join(name.replace("/", "//") for name in q.category_path)
+    """`$course$/top/<exam>/<section>/<objective>` on one line (GIFT's `$CATEGORY:` line ends at any line
+    break, and a title may hold one); a `/` inside a name is written `//`."""
+    return "$course$/top/" + "/".join(one_line(name).replace("/", "//") for name in q.category_path)
 
 
 def _html(tag: str, html_text: str, extra: str = "") -> str:

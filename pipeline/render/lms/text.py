@@ -12,6 +12,7 @@ import html
 
 from pipeline.shapes.parts import Text
 from pipeline.text import markdown
+from pipeline.text.linebreaks import breaks_as
 from pipeline.text.links import allowed
 from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.model import QuestionView
@@ -61,10 +62,17 @@ GIFT_SPECIAL = "\\~=#{}:"
 
 
 def gift_escape(text: str) -> str:
-    """GIFT text: `\\ ~ = # { } :` backslash-escaped and line breaks written as `\\n` (Moodle's repchar)."""
+    """GIFT text: `\\ ~ = # { } :` backslash-escaped and every line break (CR, NEL, LS, PS too: any one
+    ends a line for some reader) written as `\\n` (Moodle's repchar), so the text stays on its line."""
     for ch in GIFT_SPECIAL:
         text = text.replace(ch, "\\" + ch)
-    return text.replace("\r\n", "\n").replace("\n", "\\n")
+    return breaks_as(text, "\\n")
+
+
+def gift_answer(html_text: str) -> str:
+    """An answer's HTML for GIFT: escaped, and a leading `%` written `&#37;`, since `~%` or `=%` opens a
+    weight (`~%50%text`) and a parser takes what follows for one; the HTML shows the same `%`."""
+    return gift_escape("&#37;" + html_text[1:] if html_text.startswith("%") else html_text)
 
 
 def item_title(q: QuestionView) -> str:

@@ -1,4 +1,5 @@
-"""The link allow list: an address in the site is a link only when it is http, https or mailto.
+"""The link allow list in the site: an address is a link only when the one allow list of every output
+(`pipeline.text.links.allowed`: an absolute http(s) address to a host, or mailto) accepts it.
 
 Markdown from the sources may write `[x](ftp://...)` or a relative `[x](notes.html)`; markdown-it already
 drops script and file addresses, and this module turns every other non-allowed `href` into plain text (the
@@ -10,12 +11,14 @@ from __future__ import annotations
 import html
 import re
 
-ALLOWED_SCHEMES = ("http://", "https://", "mailto:")
+from pipeline.text import links
+
 _HREF = re.compile(r'<a href="([^"]*)"')  # markdown-it writes every link exactly like this
 
 
 def allowed(url: str) -> bool:
-    return html.unescape(url).strip().lower().startswith(ALLOWED_SCHEMES)
+    """`url` as written in an attribute (entities decoded) passes the one allow list."""
+    return links.allowed(html.unescape(url))
 
 
 def keep_allowed_links(markup: str) -> str:

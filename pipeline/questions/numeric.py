@@ -1,0 +1,78 @@
+"""`numeric`: the answer is a number, right within a tolerance (`numeric` shape), with an optional unit.
+
+    - id: 6.1-q11
+      type: numeric
+      stem: By what factor does int8 dynamic quantization shrink the weights of FP32 Linear layers?
+      answer: 4
+      tolerance: 0.1          # absolute; or "2%" of the answer; leave out for an exact answer
+      unit: x                 # optional: shown after the box, and a learner may type it
+
+The bounds are worked out once, in decimal arithmetic from the numbers as written, so 3.14 ± 0.01 takes
+3.13 and 3.15 exactly (binary floating point alone would refuse 3.15).
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, StrictFloat, StrictInt, StringConstraints
+
+from pipeline.questions.base import Problem, QuestionBase, QuestionType
+from pipeline.shapes.parts import Numeric
+from schema.fields import Text
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    return value
+
+
+Number = Annotated[StrictInt | StrictFloat, AfterValidator(_finite)]
+Percent = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)?%$")]
+
+
+class NumericQuestion(QuestionBase):
+    """Give a number: `answer` is the number, right within `tolerance`."""
+
+    type: Literal["numeric"] = Field(description="numeric: the answer is a number, within a tolerance.")
+    answer: Number = Field(description="The right number, e.g. 4 or 3.14 (not quoted).")
+    tolerance: Number | Percent = Field(default=0, description="How far from the answer still counts as right: a number (absolute, e.g. 0.01) or a percentage of the answer (\"2%\"); 0, the default, asks for the exact number.")
+    unit: Text | None = Field(default=None, description="The unit the number is in (e.g. GB), shown after the answer box; a learner may type it after the number.")
+
+
+def written(value: float) -> str:
+    """A number as an author would write it: 4, not 4.0; 3.14, not 3.1400000000000001."""
+    return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else repr(float(value))
+
+
+def _tolerance(q: NumericQuestion) -> Decimal:
+    if isinstance(q.tolerance, str):
+        return abs(Decimal(written(q.answer))) * Decimal(q.tolerance.removesuffix("%")) / 100
+    return Decimal(written(q.tolerance))
+
+
+def parts(q: NumericQuestion) -> tuple[Numeric]:
+    value, tolerance = Decimal(written(q.answer)), _tolerance(q)
+    shown = "" if not tolerance else (q.tolerance if isinstance(q.tolerance, str) else written(q.tolerance))
+    return (Numeric(value=float(q.answer), value_text=written(q.answer), low=float(value - tolerance), high=float(value + tolerance),
+                    tolerance=float(tolerance), tolerance_text=shown, unit=q.unit),)
+
+
+def check(q: NumericQuestion) -> list[Problem]:
+    if not isinstance(q.tolerance, str) and q.tolerance < 0:
+        return [(("tolerance",), f"must not be negative, got {written(q.tolerance)}; write how far either side of the answer counts", "question-answer")]
+    if isinstance(q.tolerance, str) and Decimal(q.tolerance.removesuffix("%")) > 100:
+        return [(("tolerance",), f"{q.tolerance} would accept numbers of the other sign; a relative tolerance is at most 100%", "question-answer")]
+    return []
+
+
+def _prompt(q: NumericQuestion) -> str:
+    return f"Give the number, in {q.unit}." if q.unit else "Give the number."
+
+
+TYPE = QuestionType("numeric", NumericQuestion, "Give the number.",
+                    "right when the number given is within the tolerance of the answer (a unit typed after it is accepted)",
+                    parts, check, answer_words=lambda q: f"{written(q.answer)} {q.unit or ''}".strip(), prompt_of=_prompt, rank=7)
