@@ -7,7 +7,9 @@ ARGS   ?=
 
 .PHONY: build test validate audit schema golden bench lint clean lock system-deps browser-deps
 
-build: $(STAMP)
+# The study site ships ts-fsrs from npm (package.json pins it): the build copies it from node_modules/, so
+# `make build` runs `npm ci` first when node_modules/ is missing or stale (the registry is needed that once).
+build: $(STAMP) node_modules/.package-lock.json
 	$(PY) -m pipeline build $(ARGS)
 
 test: $(STAMP) browser-deps
@@ -69,6 +71,7 @@ browser-deps: node_modules/.package-lock.json
 	@command -v chromium >/dev/null || { echo "installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
+# The npm packages: ts-fsrs for the site (build), axe-core and gift-pegjs for the tests.
 # npm ci rewrites node_modules/.package-lock.json: the stamp. Test for npm, not node: Debian's npm is a
 # package of its own, and must not be added beside a nodejs that bundles it.
 node_modules/.package-lock.json: package.json package-lock.json

@@ -23,6 +23,7 @@ from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from pipeline.publish.generations import Generations, exclusive, link_or_copy, sweep
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
+from pipeline.render import vendor
 
 RENDERERS = registry.RENDERERS  # module-level so tests can swap the set of renderers
 
@@ -88,7 +89,8 @@ def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
         if part.leaves_out not in shown:
             shown[part.leaves_out] = view_text(view, part.leaves_out)
         own = {key: value for key, value in options.items() if part.options is None or key in part.options}  # `--paper`: the guide's
-        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **own})
+        shipped = {"npm": vendor.digest(part.npm)} if part.npm else {}  # a missing package stops the build here (exit 2)
+        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **own, **shipped})
     return digests
 
 

@@ -7,3 +7,5 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent  # the project root: pipeline/, schema/ and templates/ sit here
 TEMPLATES = ROOT / "templates"
 CODE_DIRS = (ROOT / "pipeline", ROOT / "schema")
+NODE_MODULES = ROOT / "node_modules"  # npm packages (package.json pins them; `npm ci` installs them)
+PACKAGE_JSON = ROOT / "package.json"

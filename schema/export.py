@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from schema.bank import Bank
 from schema.models import SCHEMA_BASE, Exam, Objective
+from schema.progress import Progress
 
 SCHEMA_DIR = Path(__file__).resolve().parent
 
@@ -22,6 +23,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "exam.schema.json": Exam,
     "objective.schema.json": Objective,
     "bank.schema.json": Bank,
+    "progress.schema.json": Progress,
 }
 
 

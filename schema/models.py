@@ -76,6 +76,14 @@ class Generated(Strict):
     )
 
 
+class MockExam(Strict):
+    """How the study site's timed mock exam is drawn, timed and passed (`mock_exam:` in exam.yaml; every key optional)."""
+
+    questions: int = Field(default=50, ge=1, le=500, description="Questions per attempt (default 50), drawn by the sections' weights from the automatically graded questions; fewer when the bank holds fewer.")
+    minutes: int = Field(default=60, ge=1, le=600, description="Time allowed (default 60 minutes); the attempt ends and is scored when it runs out.")
+    pass_mark: int = Field(default=70, ge=0, le=100, alias="pass", description="Percent of the questions to get right to pass (default 70).")
+
+
 class Exam(Strict):
     """`exam.yaml`: the exam as a whole."""
 
@@ -96,6 +104,7 @@ class Exam(Strict):
         default_factory=lambda: Generated(),
         description="Which practice questions the pipeline generates from terms and cloze marks: {rules: [which-term, cloze, matching], suppress: [gen-...]}.",
     )
+    mock_exam: MockExam = Field(default_factory=MockExam, description="The study site's mock exam: {questions: 50, minutes: 60, pass: 70} (the defaults).")
 
 
 class Citation(Strict):

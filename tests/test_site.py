@@ -10,12 +10,16 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from pipeline.questions import make_question
 from pipeline.render import RENDERERS, load
 from pipeline.render.site import paths, site
 from pipeline.render.site.html import CSP
 from pipeline.render.site.links import keep_allowed_links
 from pipeline.shapes.parts import SHAPE_NAMES
+from pipeline.view.fingerprint import content_hash
+from schema.progress import PROGRESS_VERSION
 from tests.sitekit import build_site
+from tests.viewkit import view_of
 
 
 @pytest.fixture(scope="module")
@@ -29,10 +33,11 @@ def _pages(built: Path) -> dict[str, BeautifulSoup]:
 
 def test_every_page_is_written(built):
     names = set(_pages(built))
-    assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html",
-                     "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
+    assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html", "review.html", "mock.html",
+                     "progress.html", "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
     assets = {p.name for p in (built / "site" / "assets").iterdir()}
-    assert assets == {"site.css", "grade.js", "site.js", "search.js", "exam-data.js", "search-index.js"}
+    assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "progress.js",
+                      "exam-data.js", "search-index.js", "ts-fsrs.js", "ts-fsrs.LICENSE.txt", "progress.schema.json"}
 
 
 def test_each_page_has_the_csp_and_no_inline_script_or_style(built):
@@ -115,3 +120,42 @@ def test_check_yourself_prompts_end_the_objective_page(built):
     soup = _pages(built)["objective-2-1.html"]
     prompts = [li.get_text(strip=True) for li in soup.select("section.check-yourself li")]
     assert prompts == ["Say what a sprocket meshes with, and why that matters.", "Name two things a widget is part of."]
+
+
+def _single(**changes):
+    fields = {"id": "6.1-q1", "type": "single", "stem": "Which size?", "options": ["4096", "4097"], "answer": "4096", "explanation": "A multiple of 8."}
+    return make_question(**{**fields, **changes})
+
+
+def test_the_content_hash_follows_what_a_learner_sees_and_is_graded_on():
+    base = content_hash(view_of(_single()))
+    assert re.fullmatch(r"[0-9a-f]{16}", base) and content_hash(view_of(_single())) == base
+    for changed in ({"stem": "Which size is best?"}, {"options": ["4096", "4099"]}, {"answer": "4097"}, {"type": "multiple", "answer": ["4096"]}):
+        assert content_hash(view_of(_single(**changed))) != base, changed
+    for same in ({"explanation": "Because of tiles."}, {"difficulty": "hard"}):
+        assert content_hash(view_of(_single(**same))) == base, same
+    assert content_hash(view_of(_single(), objective="7.2")) == base  # moving a question keeps its progress
+
+
+def test_the_site_data_tells_each_questions_terms_hash_and_grading(built):
+    text = (built / "site" / "assets" / "exam-data.js").read_text(encoding="utf-8")
+    data = json.loads(text.removeprefix("window.EXAM_DATA = ").removesuffix(";\n"))
+    bank = {q["id"]: q for q in json.loads((built / "bank.json").read_text(encoding="utf-8"))["questions"]}
+    assert data["order"] == list(bank) and all(data["questions"][i]["hash"] == bank[i]["content_hash"] for i in bank)
+    q = data["questions"]
+    assert q["gen-which-term-gizmo"]["topics"] == ["gizmo"]  # its answer, not its three distractors
+    assert q["gen-matching-widget"]["topics"] == ["gizmo", "sprocket", "widget"]  # its answers, not the term left over
+    assert q["1.1-q4"]["self"] and [p["accepted"] for p in q["1.1-q4"]["grade"]["parts"]] == [[]]  # a model answer only
+    assert not q["gen-cloze-1.2-hint-c1"]["self"] and q["gen-cloze-1.2-hint-c1"]["grade"]["parts"][0]["accepted"]
+    assert data["mock"] == {"questions": 50, "minutes": 60, "pass": 70}  # the defaults: valid.yaml has no mock_exam
+    assert data["storageKey"] == f"exam-prep:demo:progress-{PROGRESS_VERSION}"
+
+
+def test_mock_exam_settings_are_checked_where_they_are_written(make_sources, run_cli):
+    sources = make_sources("valid", exam="mock_typo")
+    run = run_cli("validate", "--sources", str(sources), cwd=sources.parent)
+    assert run.code == 1
+    assert [line for line in run.lines if "mock_exam" in line] == [
+        "sources/demo/exam.yaml:8:24: error: mock_exam.questions: input should be greater than or equal to 1, got the number 0 [schema]",
+        "sources/demo/exam.yaml:8:27: error: mock_exam.pas: unknown key 'pas'; did you mean 'pass'? (expected one of: minutes, pass, questions) [schema]",
+    ]

@@ -50,6 +50,11 @@ def _pick(candidates: list[type[BaseModel]], value: Any) -> type[BaseModel] | No
     return None
 
 
+def source_keys(model: type[BaseModel]) -> dict[str, Any]:
+    """The keys a source writes for a model's fields (a field's alias when it has one: `pass` for pass_mark)."""
+    return {field.alias or name: field for name, field in model.model_fields.items()}
+
+
 def model_at(root: type[BaseModel], path: PathKey, data: Any = None) -> type[BaseModel] | None:
     """The model class that validates the mapping at `path` (with `data`, the document, to tell the members of
     a union apart), or None where there is no model or it cannot be told."""
@@ -58,7 +63,7 @@ def model_at(root: type[BaseModel], path: PathKey, data: Any = None) -> type[Bas
     for part in path:
         if not isinstance(part, int):  # list indexes do not change the item model
             model = _pick(candidates, value)
-            field = model.model_fields.get(part) if model else None
+            field = source_keys(model).get(part) if model else None
             candidates = _models(field.annotation) if field else []
         value = _step(value, part)
     return _pick(candidates, value) if candidates else None
@@ -72,7 +77,7 @@ def _step(value: Any, part: Any) -> Any:
 
 def _field_description(root: type[BaseModel], path: PathKey, data: Any = None) -> str:
     parent = model_at(root, path[:-1], data) if path else None
-    field = parent.model_fields.get(path[-1]) if parent and isinstance(path[-1], str) else None
+    field = source_keys(parent).get(path[-1]) if parent and isinstance(path[-1], str) else None
     text = (field.description or "").rstrip(".") if field else ""
     return text[:1].lower() + text[1:]
 
@@ -98,7 +103,7 @@ def _resolve(doc: YamlDocument, loc: tuple[Any, ...]) -> tuple[PathKey, str | No
 def _close_key(root: type[BaseModel], path: PathKey, data: Any = None) -> str | None:
     """The allowed key an unknown key at `path` most likely misspells, if any."""
     model = model_at(root, path[:-1], data)
-    guess = difflib.get_close_matches(str(path[-1]), sorted(model.model_fields) if model else [], n=1)
+    guess = difflib.get_close_matches(str(path[-1]), sorted(source_keys(model)) if model else [], n=1)
     return guess[0] if guess else None
 
 
@@ -109,7 +114,7 @@ def _unknown_key_message(root: type[BaseModel], path: PathKey, data: Any = None)
     if model is not None and issubclass(model, QuestionBase) and any(key in t.model.model_fields for t in TYPES.values()):
         name = typing.get_args(model.model_fields["type"].annotation)[0]
         return f"{field_label(path)}: {a_type(name)} takes no {key}; remove {'them' if key.endswith('s') else 'it'}", "question-options"
-    allowed = sorted(model.model_fields) if model else []
+    allowed = sorted(source_keys(model)) if model else []
     hint = f"; did you mean '{guess}'?" if guess else ""
     return f"{field_label(path)}: unknown key '{key}'{hint} (expected one of: {', '.join(allowed)})", "schema"
 

@@ -43,8 +43,9 @@ SOURCE_PLACE = frozenset({"source_file", "source_line"})
 @dataclass(frozen=True)
 class Output:
     """A registry entry: the renderer's module (imported only when it runs), the folders of templates/
-    it reads, the view fields it never shows and the build options it reads (these three decide when it must
-    run again), and where it says it puts each item ("module:function", for the audit's blast radius)."""
+    it reads, the view fields it never shows, the build options it reads and the npm packages it ships
+    (pipeline/render/vendor.py) (these four decide when it must run again), and where it says it puts each
+    item ("module:function", for the audit's blast radius)."""
 
     module: str | Renderer
     templates: tuple[str, ...] = ()
@@ -52,6 +53,7 @@ class Output:
     options: tuple[str, ...] | None = ()  # RenderContext fields set from the command line that it reads; None: all
     places: str | None = None
     state: tuple[str, ...] = ()  # files it keeps in the exam's source folder across builds (see RenderContext.kept)
+    npm: tuple[str, ...] = ()  # npm packages whose files it copies into its output (pipeline/render/vendor.py)
 
 
 # name -> its output; run in this order.
@@ -60,7 +62,7 @@ RENDERERS: dict[str, Output | str | Renderer] = {
     "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, places="pipeline.render.anki.deck_notes:places",
                    state=("deck.state.json",)),
     "bank": Output("pipeline.render.bank"),
-    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places"),
+    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places", npm=("ts-fsrs",)),
     "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE),
     "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE),
     "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE),

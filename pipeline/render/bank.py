@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
+from pipeline.view.fingerprint import content_hash
 from pipeline.view.model import CitationView, ExamView, QuestionView
 from schema.bank import (
     SCHEMA_VERSION,
@@ -57,6 +58,7 @@ def bank_question(q: QuestionView) -> BankQuestion:
         explanation=q.explanation_md, explanation_html=to_html(q.explanation_md), difficulty=q.difficulty, tags=list(q.tags),
         key_points=list(q.key_points), citations=[_citation(c) for c in q.citations],
         source=SourceRef(file=q.source_file, line=q.source_line), generated=q.generated or False,
+        content_hash=content_hash(q),
     )
 
 

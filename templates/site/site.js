@@ -1,26 +1,20 @@
-/* The study site's practice: marks answers, announces feedback, keeps progress in localStorage.
-   Reads window.EXAM_DATA (assets/exam-data.js, loaded by <script src>: pages opened from file:// may not fetch()).
+/* The study site's questions on every page: reads an answer from its form, grades it (grade.js), records it
+   (store.js: honest first answers, FSRS ratings), announces the verdict with the answer, the explanation and the
+   quotes behind it in the form's live region, and shows progress: per question its last answer and result, per
+   objective the score and the mastery (the share of its questions likely recalled now, and the last mock exam).
+   Reads window.EXAM_DATA (assets/exam-data.js, by <script src>: pages opened from file:// may not fetch()).
    Without JavaScript every page still reads: answers sit in <details>, the Check buttons stay hidden. */
 (function () {
   "use strict";
-  var DATA = window.EXAM_DATA;
-  if (!DATA) { return; }
+  var P = window.ExamPrep, DATA = window.EXAM_DATA;
+  if (!DATA || !P || !P.store) { return; }
   document.documentElement.setAttribute("data-js", "");
-  var KEY = DATA.storageKey;
+  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
+  P.now = function () { return new Date(); };
+  P.each = each;
 
-  /* Progress is a Map from question id to {answered, correct}: ids come from the sources, and a plain object
-     would answer progress["constructor"] or progress["toString"] from its prototype before any answer.
-     Stored as the same JSON object as before, own keys only. */
-  function loadProgress() {
-    var stored = null;
-    try { stored = JSON.parse(window.localStorage.getItem(KEY)); } catch (e) { /* unreadable: start afresh */ }
-    return new Map(stored && typeof stored === "object" && !Array.isArray(stored) ? Object.entries(stored) : []);
-  }
-  function saveProgress(progress) {
-    try { window.localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(progress))); } catch (e) { /* storage off: nothing kept */ }
-  }
   /* What the learner gave for one part, in the shape grade.js reads: option ids, text, prompt -> answer, item ids in order. */
-  function response(el, shape) {
+  function partResponse(el, shape) {
     if (shape === "choices") {
       return Array.prototype.map.call(el.querySelectorAll("input:checked"), function (i) { return i.value; });
     }
@@ -37,76 +31,206 @@
     var order = selects.slice().sort(function (a, b) { return Number(a.value) - Number(b.value); });
     return order.map(function (s) { return s.dataset.item; });
   }
-
-  /* The learner's answer: null when a part is not answered yet, "self" when an answered part is for the
-     learner to judge (a written answer with no accepted answers), else whether every part is right. */
-  function mark(form, q) {
-    var self = false, verdicts = Array.prototype.map.call(form.querySelectorAll("[data-part]"), function (el) {
-      var rule = q.parts[Number(el.dataset.part)], given = response(el, el.dataset.shape);
-      if (rule.shape === "text" && !rule.accepted.length && given && given.trim()) { self = true; return {right: true}; }
-      return window.ExamGrade.grade(rule, given, DATA.grading);
+  /* The form's answer: one response per part, in part order. */
+  function responseOf(form) {
+    return Array.prototype.map.call(form.querySelectorAll("[data-part]"), function (el) { return partResponse(el, el.dataset.shape); });
+  }
+  /* Put a saved answer back into the form (after a reload: the learner sees what they answered). */
+  function showResponse(form, responses) {
+    if (!Array.isArray(responses)) { return; }
+    each(form.querySelectorAll("[data-part]"), function (el, i) {
+      var given = responses[i], shape = el.dataset.shape;
+      if (given === null || given === undefined) { return; }
+      if (shape === "choices") {
+        each(el.querySelectorAll("input"), function (input) { input.checked = given.indexOf(input.value) >= 0; });
+      } else if (shape === "text" || shape === "numeric") {
+        el.querySelector("input, textarea").value = String(given);
+      } else if (shape === "pairs") {
+        each(el.querySelectorAll("select"), function (s) { s.value = P.own(given, s.dataset.pair) ? given[s.dataset.pair] : ""; });
+      } else {
+        each(el.querySelectorAll("select"), function (s) { s.value = given.indexOf(s.dataset.item) >= 0 ? String(given.indexOf(s.dataset.item) + 1) : ""; });
+      }
     });
-    if (verdicts.some(function (v) { return v.right === null; })) { return null; }
-    return self ? "self" : verdicts.every(function (v) { return v.right; });
   }
 
-  function announce(form, right) {
+  /* The verdict on a whole question, through grade.js (the rules are the build's data): "incomplete" while a part
+     is unanswered, "self" when an answered part is for the learner to judge (written, no accepted answers),
+     else "right" when every part is right, or "wrong". */
+  P.grade = function (q, responses) {
+    var self = false, verdicts = q.grade.parts.map(function (rule, i) {
+      var given = responses[i];
+      if (rule.shape === "text" && !rule.accepted.length && typeof given === "string" && given.trim()) { self = true; return {right: true}; }
+      return window.ExamGrade.grade(rule, given, DATA.grading);
+    });
+    if (verdicts.some(function (v) { return v.right === null; })) { return "incomplete"; }
+    if (self) { return "self"; }
+    return verdicts.every(function (v) { return v.right; }) ? "right" : "wrong";
+  };
+
+  function clearForm(form) {
+    form.reset();
+    form.querySelector(".feedback").textContent = "";
+    var details = form.querySelector("details.solution"), grade = form.querySelector(".self-grade");
+    if (details) { details.open = false; }
+    if (grade) { grade.hidden = true; }
+    delete form.dataset.answered;
+    delete form.dataset.shown;
+  }
+
+  var VERDICTS = {right: "Correct.", wrong: "Not quite.", incomplete: "Answer every part first.", self: "Compare your answer with the model answer:",
+                  revealed: "Answer shown before answering: counted as not known (Again)."};
+  function announce(form, status, note) {
     var region = form.querySelector(".feedback");
     region.textContent = "";
     var verdict = document.createElement("p");
-    verdict.className = "verdict " + (right === null ? "incomplete" : right === "self" ? "self" : right ? "right" : "wrong");
-    verdict.textContent = right === null ? "Answer every part first." : right === "self" ? "Compare your answer with the model answer."
-                        : right ? "Correct." : "Not quite.";
+    verdict.className = "verdict " + status;
+    verdict.textContent = VERDICTS[status];
     region.appendChild(verdict);
-    if (right === null) { return; }
-    var body = form.querySelector(".solution-body");
-    Array.prototype.forEach.call(body.children, function (child) { region.appendChild(child.cloneNode(true)); });
+    if (status === "incomplete") { return; }
+    if (note) {
+      var line = document.createElement("p");
+      line.className = "meta score-note";
+      line.textContent = note;
+      region.appendChild(line);
+    }
+    each(form.querySelector(".solution-body").children, function (child) { region.appendChild(child.cloneNode(true)); });
+  }
+  function noteFor(outcome) {
+    return outcome.first ? "" : "Already answered today: this answer does not change your score.";
+  }
+  function finish(form, outcome) {
+    form.dataset.answered = "";
+    refresh();
+    form.dispatchEvent(new CustomEvent("exam-prep:answered", {bubbles: true, detail: outcome}));
   }
 
   function check(event) {
     event.preventDefault();
-    var form = event.currentTarget, id = form.dataset.qid, right = mark(form, DATA.questions[id]);
-    announce(form, right);
-    if (right === null || right === "self") { return; }
-    var progress = loadProgress(), before = progress.get(id) || {answered: 0};
-    progress.set(id, {answered: before.answered + 1, correct: right});
-    saveProgress(progress);
-    showProgress();
+    var form = event.currentTarget, id = form.dataset.qid, q = DATA.questions[id], response = responseOf(form);
+    var status = P.grade(q, response);
+    if (status === "incomplete") { announce(form, status); return; }
+    if (status === "self") {
+      form.dataset.shown = "";  // the model answer is out: opening the details now reveals nothing new
+      announce(form, status);
+      nextTimes(form);
+      form.querySelector(".self-grade").hidden = false;
+      form.querySelector(".self-grade button[data-rating='3']").focus();
+      return;
+    }
+    var doc = P.store.load(), outcome = P.store.answer(doc, id, response, status, status === "right" ? 3 : 1, P.now());
+    P.store.save(doc);
+    announce(form, status, noteFor(outcome));
+    finish(form, outcome);
   }
-
-  function summary(ids, progress, short) {
-    var answered = ids.filter(function (id) { return progress.has(id); });
-    var right = answered.filter(function (id) { return progress.get(id).correct === true; });
-    if (short) { return "Progress: " + answered.length + " of " + ids.length + " answered, " + right.length + " right"; }
-    return answered.length + " of " + ids.length + " questions answered, " + right.length + " right the last time.";
-  }
-
-  function showProgress() {
-    var progress = loadProgress(), all = [];
-    Object.keys(DATA.objectives).forEach(function (o) { all = all.concat(DATA.objectives[o]); });
-    Array.prototype.forEach.call(document.querySelectorAll("[data-progress]"), function (el) {
-      var scope = el.dataset.progress;
-      el.textContent = summary(scope === "all" ? all : DATA.objectives[scope] || [], progress, el.classList.contains("progress-line"));
+  /* Beside each rating, when it comes back ("Good · in 10 minutes"), as Anki shows; nothing when it would rate nothing. */
+  function nextTimes(form) {
+    var doc = P.store.load(), now = P.now(), c = P.own(doc.cards, form.dataset.qid) ? doc.cards[form.dataset.qid] : null;
+    var rates = !c || !c.session || c.session.day !== P.localDay(now) || (P.schedule.inLearning(c.fsrs) && new Date(c.fsrs.due) <= now);
+    each(form.querySelectorAll(".self-grade button"), function (b) {
+      var label = ["", "Again", "Hard", "Good", "Easy"][Number(b.dataset.rating)];
+      var due = rates ? P.schedule.rate(c ? c.fsrs : null, Number(b.dataset.rating), now, doc.settings.retention).fsrs.due : null;
+      b.textContent = due ? label + " · in " + wait(new Date(due) - now) : label;
     });
-    Array.prototype.forEach.call(document.querySelectorAll("form.question"), function (form) {
-      var p = progress.get(form.dataset.qid), el = form.querySelector("[data-qprogress]");
-      el.textContent = p ? (p.correct ? "· answered, right" : "· answered, not yet right") : "";
+  }
+  function rateSelf(form, rating) {
+    var id = form.dataset.qid, doc = P.store.load();
+    var outcome = P.store.answer(doc, id, responseOf(form), rating > 1 ? "right" : "wrong", rating, P.now());
+    P.store.save(doc);
+    form.querySelector(".self-grade").hidden = true;
+    var note = document.createElement("p");
+    note.className = "meta score-note";
+    note.textContent = "Marked " + ["", "Again", "Hard", "Good", "Easy"][rating] + (outcome.first ? "." : ". " + noteFor(outcome)) +
+      (outcome.rated ? " Next review in " + wait(new Date(doc.cards[id].fsrs.due) - P.now()) + "." : "");
+    form.querySelector(".feedback").appendChild(note);
+    finish(form, outcome);
+  }
+  function reveal(form) {
+    if (P.own(form.dataset, "answered") || P.own(form.dataset, "shown") || !form.querySelector("details.solution").open) { return; }
+    var doc = P.store.load(), outcome = P.store.reveal(doc, form.dataset.qid, P.now());
+    P.store.save(doc);
+    if (outcome.first || outcome.rated) { announce(form, "revealed"); finish(form, outcome); }
+  }
+
+  function bindForm(form) {
+    form.addEventListener("submit", check);
+    form.querySelector("button.check").hidden = false;
+    each(form.querySelectorAll(".self-grade button"), function (b) {
+      b.addEventListener("click", function () { rateSelf(form, Number(b.dataset.rating)); });
+    });
+    form.querySelector("details.solution").addEventListener("toggle", function () { reveal(form); });
+  }
+
+  /* --- progress ------------------------------------------------------------------------------------ */
+  function ids(scope) {
+    if (scope === "all") { return DATA.order; }
+    return P.own(DATA.objectives, scope) ? DATA.objectives[scope].questions : [];
+  }
+  function summary(list, doc, short) {
+    var s = P.store.score(doc, list);
+    if (short) { return "Progress: " + s.answered + " of " + list.length + " answered, " + s.right + " right on the first try"; }
+    return s.answered + " of " + list.length + " questions answered, " + s.right + " right on the first try.";
+  }
+  /* Per objective: the mean recall probability of its questions now (new ones count 0), and the last mock. */
+  function mastery(doc, objective, now) {
+    var list = DATA.objectives[objective].questions, total = 0;
+    list.forEach(function (id) {
+      var c = P.own(doc.cards, id) ? doc.cards[id] : null;
+      total += c ? P.schedule.retrievability(c.fsrs, now, doc.settings.retention) : 0;
+    });
+    var finished = doc.mocks.filter(function (m) { return m.finished; }), last = finished[finished.length - 1], mock = null;
+    if (last) {
+      var asked = last.questions.filter(function (id) { return P.own(DATA.questions, id) && DATA.questions[id].objective === objective; });
+      if (asked.length) { mock = {asked: asked.length, right: asked.filter(function (id) { return last.right.indexOf(id) >= 0; }).length}; }
+    }
+    return {retained: list.length ? total / list.length : 0, count: list.length, mock: mock};
+  }
+  function masteryText(m) {
+    var text = "Likely recalled now: " + Math.round(m.retained * 100) + "% of " + m.count + " question" + (m.count === 1 ? "" : "s");
+    return text + (m.mock ? " · last mock exam: " + m.mock.right + " of " + m.mock.asked + " right" : " · not in a mock exam yet");
+  }
+  function day(iso) { return iso.slice(0, 10); }
+  function wait(ms) {
+    var units = ms < 3600000 ? [60000, "minute"] : ms < 86400000 ? [3600000, "hour"] : [86400000, "day"], n = Math.max(1, Math.round(ms / units[0]));
+    return n + " " + units[1] + (n === 1 ? "" : "s");
+  }
+  function questionLine(c, now) {
+    if (!c || !c.last) { return ""; }
+    var result = {right: "right", wrong: "not right", revealed: "answer shown first"}[c.last.result];
+    var text = "· last answer: " + result + " (" + day(c.last.time) + ")";
+    if (c.fsrs) { text += P.schedule.isDue(c.fsrs, now) ? " · due now" : " · next review in " + wait(new Date(c.fsrs.due) - now); }
+    return text;
+  }
+  function refresh() {
+    var doc = P.store.load(), now = P.now();
+    each(document.querySelectorAll("[data-progress]"), function (el) {
+      el.textContent = summary(ids(el.dataset.progress), doc, el.classList.contains("progress-line"));
+    });
+    each(document.querySelectorAll("[data-mastery]"), function (el) { el.textContent = masteryText(mastery(doc, el.dataset.mastery, now)); });
+    each(document.querySelectorAll("form.question [data-qprogress]"), function (el) {
+      var id = el.closest("form").dataset.qid;
+      el.textContent = questionLine(P.own(doc.cards, id) ? doc.cards[id] : null, now);
+    });
+  }
+  /* On a reload the questions of a page show the learner's last answers (not in review: a review starts blank). */
+  function restore(doc) {
+    if (document.querySelector(".review-deck, .mock-bank")) { return; }
+    each(document.querySelectorAll("form.question"), function (form) {
+      var id = form.dataset.qid, c = P.own(doc.cards, id) ? doc.cards[id] : null;
+      if (c && c.last) { showResponse(form, c.last.response); }
     });
   }
 
   function reset() {
-    try { window.localStorage.removeItem(KEY); } catch (e) { /* nothing kept anyway */ }
-    Array.prototype.forEach.call(document.querySelectorAll(".feedback"), function (el) { el.textContent = ""; });
-    showProgress();
-    Array.prototype.forEach.call(document.querySelectorAll(".progress-summary"), function (el) {
-      el.textContent = "Progress reset. " + el.textContent;
-    });
+    try { window.localStorage.removeItem(DATA.storageKey); } catch (e) { /* nothing kept anyway */ }
+    each(document.querySelectorAll("form.question"), clearForm);
+    refresh();
+    each(document.querySelectorAll(".progress-summary"), function (el) { el.textContent = "Progress reset. " + el.textContent; });
   }
 
   function filter() {
     var section = document.getElementById("filter-section").value;
     var level = document.getElementById("filter-difficulty").value, shown = 0, forms = document.querySelectorAll("form.question");
-    Array.prototype.forEach.call(forms, function (form) {
+    each(forms, function (form) {
       var keep = (!section || form.dataset.section === section) && (!level || form.dataset.difficulty === level);
       form.hidden = !keep;
       shown += keep ? 1 : 0;
@@ -115,11 +239,8 @@
   }
 
   function start() {
-    Array.prototype.forEach.call(document.querySelectorAll("form.question"), function (form) {
-      form.addEventListener("submit", check);
-      form.querySelector("button.check").hidden = false;
-    });
-    Array.prototype.forEach.call(document.querySelectorAll("button.reset"), function (button) {
+    each(document.querySelectorAll("form.question"), function (form) { if (form.querySelector("button.check")) { bindForm(form); } });
+    each(document.querySelectorAll("button.reset"), function (button) {
       button.hidden = false;
       button.addEventListener("click", reset);
     });
@@ -128,8 +249,14 @@
       filters.hidden = false;
       ["filter-section", "filter-difficulty"].forEach(function (id) { document.getElementById(id).addEventListener("change", filter); });
     }
-    showProgress();
+    restore(P.store.load());
+    refresh();
   }
 
+  P.responseOf = responseOf;
+  P.showResponse = showResponse;
+  P.clearForm = clearForm;
+  P.refresh = refresh;
+  P.mastery = mastery;
   start();
 }());

@@ -10,16 +10,24 @@ from __future__ import annotations
 import json
 
 from pipeline.render.site import paths
+from pipeline.render.site.topics import question_topics
 from pipeline.shapes import grading
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
+from pipeline.view.fingerprint import content_hash
 from pipeline.view.model import ExamView, QuestionView
-from schema.bank import SCHEMA_VERSION
+from schema.progress import PROGRESS_VERSION
 
 
 def storage_key(view: ExamView) -> str:
-    """Where the learner's progress is kept: the exam and the bank's schema version (a new version starts afresh)."""
-    return f"exam-prep:{view.exam.id}:bank-{SCHEMA_VERSION}"
+    """Where the learner's progress is kept: the exam and the progress format's version. Not the bank's
+    version: a new bank keeps the progress, and each card's content hash tells which questions changed."""
+    return f"exam-prep:{view.exam.id}:progress-{PROGRESS_VERSION}"
+
+
+def self_graded(q: QuestionView) -> bool:
+    """A written answer with only a model answer: the learner compares and rates it (the norm for free text)."""
+    return any(part.shape == "text" and not part.auto for part in q.parts)
 
 
 def answer_data(q: QuestionView) -> dict:
@@ -28,13 +36,34 @@ def answer_data(q: QuestionView) -> dict:
     return {"type": q.type, "parts": [grading.rule(part) for part in q.parts]}
 
 
-def exam_data(view: ExamView) -> dict:
+def question_data(q: QuestionView, topics: list[str]) -> dict:
+    """A card: how to grade it, its content hash, where it belongs and is shown, and the terms it is about."""
+    return {
+        "grade": answer_data(q), "hash": content_hash(q), "objective": q.objective, "section": q.section,
+        "label": f"{q.objective} {q.label}", "page": f"{paths.objective_page(q.objective)}#{paths.question_anchor(q.id)}",
+        "topics": topics, "self": self_graded(q),
+    }
+
+
+def exam_data(view: ExamView, held: frozenset[str] | None = None) -> dict:
+    """Everything the scripts read, for the questions the site shows (`held`: all when None)."""
+    held = frozenset(q.id for q in view.questions) if held is None else held
+    questions = [q for q in view.questions if q.id in held]
+    topics = question_topics(view)
+    mock = view.exam.mock_exam
     return {
         "exam": view.exam.id,
+        "code": view.exam.code,
         "storageKey": storage_key(view),
+        "progressVersion": PROGRESS_VERSION,
         "grading": grading.site_data(),
-        "questions": {q.id: answer_data(q) for q in view.questions},
-        "objectives": {o.id: [q.id for q in (*o.questions, *o.generated)] for o in view.objectives},
+        "questions": {q.id: question_data(q, topics[q.id]) for q in questions},
+        "order": [q.id for q in questions],
+        "objectives": {o.id: {"heading": o.heading, "section": o.section, "page": paths.objective_page(o.id),
+                              "questions": [q.id for q in (*o.questions, *o.generated) if q.id in held]} for o in view.objectives},
+        "sections": [{"number": s.number, "heading": s.heading, "weight": s.weight, "objectives": [o.id for o in s.objectives]}
+                     for s in view.sections],
+        "mock": {"questions": mock.questions, "minutes": mock.minutes, "pass": mock.pass_mark},
     }
 
 

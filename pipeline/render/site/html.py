@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from pipeline.paths import TEMPLATES
 from pipeline.render.site import paths
+from pipeline.render.site.data import self_graded
 from pipeline.render.site.links import allowed, keep_allowed_links
 from pipeline.text import cloze
 from pipeline.text.markdown import to_html, to_inline_html
@@ -60,7 +61,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(markdown=markdown, inline=markdown_inline, strip_cloze=cloze.strip, plain=to_plain, link=_link,
                        safe_id=paths.safe)
-    env.globals.update(paths=paths, csp=CSP, speakers=speakers)
+    env.globals.update(paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded)
     return env
 
 

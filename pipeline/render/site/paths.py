@@ -16,6 +16,9 @@ GLOSSARY = "glossary.html"
 PRACTICE = "practice.html"
 REFERENCES = "references.html"
 SEARCH = "search.html"
+REVIEW = "review.html"
+MOCK = "mock.html"
+PROGRESS = "progress.html"
 ASSETS = "assets"
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9-]")

@@ -1,6 +1,8 @@
 """`site/`: the static study site, one HTML file per page plus its script, style and data files.
 
-Pages: the exam (`index.html`), one per objective, the glossary, mixed practice, references and search.
+Pages: the exam (`index.html`), one per objective, the glossary, mixed practice, references and search, and
+the practice tools: review (FSRS-scheduled, one question at a time), the mock exam, and the learner's progress
+(export, import, reset). The FSRS scheduler, ts-fsrs, comes from npm (pipeline/render/vendor.py).
 Everything comes from the exam view; the same view gives the same bytes (no clock, sorted JSON, files
 copied as they are).
 """
@@ -11,16 +13,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.render import vendor
 from pipeline.render.site import data, paths
+from pipeline.render.site.data import self_graded
 from pipeline.render.site.html import SITE_TEMPLATES, render_page
 from pipeline.render.support import writable
 from pipeline.view.model import ExamView, ObjectiveView
+from schema.export import schema_text
+from schema.progress import PROGRESS_VERSION, Progress
 
 if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this module
     from pipeline.render import RenderContext
 
 SITE_DIR = "site"
-STATIC = ("site.css", "grade.js", "site.js", "search.js")  # copied from templates/site/ into assets/
+# copied from templates/site/ into assets/: the style, and scripts of one idea each (see each file's head)
+STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "progress.js", "search.js")
+PROGRESS_SCHEMA = "progress.schema.json"  # the published schema of the progress export, beside the scripts
 # The shapes the site can ask: those with an input template and an answer template.
 SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (SITE_TEMPLATES / "shapes").glob("*.html.j2")
                    if (SITE_TEMPLATES / "answers" / p.name).is_file())
@@ -50,6 +58,12 @@ def pages(view: ExamView, warnings: list[str] | None = None) -> dict[str, tuple[
         paths.PRACTICE: ("practice.html.j2", {**common, "title": "Practice", "current": paths.PRACTICE, "questions": view.questions}),
         paths.REFERENCES: ("references.html.j2", {**common, "title": "References", "current": paths.REFERENCES}),
         paths.SEARCH: ("search.html.j2", {**common, "title": "Search", "current": paths.SEARCH}),
+        paths.REVIEW: ("review.html.j2", {**common, "title": "Review", "current": paths.REVIEW,
+                                          "questions": [q for q in view.questions if q.id in held]}),
+        paths.MOCK: ("mock.html.j2", {**common, "title": "Mock exam", "current": paths.MOCK,
+                                      "questions": [q for q in view.questions if q.id in held and not self_graded(q)]}),
+        paths.PROGRESS: ("progress.html.j2", {**common, "title": "Your progress", "current": paths.PROGRESS,
+                                              "progress_version": PROGRESS_VERSION}),
     }
     objectives = view.objectives
     for i, objective in enumerate(objectives):
@@ -73,6 +87,9 @@ def render(ctx: RenderContext) -> list[Path]:
     written = [_write(root / name, render_page(template, **values)) for name, (template, values) in pages(view, ctx.warnings).items()]
     assets = root / paths.ASSETS
     written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
-    written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view))))
+    written += [_write(assets / name, content) for name, content in vendor.files(vendor.TS_FSRS.name).items()]
+    written.append(_write(assets / PROGRESS_SCHEMA, schema_text(PROGRESS_SCHEMA, Progress)))
+    held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", []))  # the warnings were given with the pages
+    written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view, held))))
     written.append(_write(assets / "search-index.js", data.as_script("SEARCH_INDEX", data.search_entries(view))))
     return written
