@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 ARGS   ?=
 
-.PHONY: build test validate audit schema golden bench lint clean lock system-deps browser-deps
+.PHONY: build test validate audit examples schema golden bench lint clean lock system-deps browser-deps
 
 # The study site ships ts-fsrs from npm (package.json pins it): the build copies it from node_modules/, so
 # `make build` runs `npm ci` first when node_modules/ is missing or stale (the registry is needed that once).
@@ -20,6 +20,12 @@ validate: $(STAMP)
 
 audit: $(STAMP)
 	$(PY) -m pipeline audit $(ARGS)
+
+# Run every worked example in the sandbox and update sources/<exam>/examples.lock.json. The packages the
+# examples need (exam.yaml `examples.requirements`, e.g. torch) go into environments of their own under
+# build/examples/envs, never into .venv: `make test` needs none of them.
+examples: $(STAMP)
+	$(PY) -m pipeline examples $(ARGS)
 
 # Regenerate the committed JSON Schemas from the models (a test fails when they are stale).
 schema: $(STAMP)

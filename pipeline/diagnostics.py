@@ -28,13 +28,17 @@ class Diagnostic:
     severity: Severity
     message: str
     code: str = ""  # names the check (e.g. "review-stale"), so severities can be tuned per check
+    details: str = ""  # lines shown under the message, indented (a drifted example's diff)
 
     def format(self, relative_to: Path | None = None) -> str:
-        """`path:line:col: severity: message [code]`, the path relative to `relative_to` (default: the cwd)."""
+        """`path:line:col: severity: message [code]`, the path relative to `relative_to` (default: the cwd),
+        then any details, each line indented four spaces (editors and CI annotators read the first line)."""
         shown = os.path.relpath(self.path, relative_to or Path.cwd())
         code = f" [{self.code}]" if self.code else ""
         # a file name, a quote or a lock's address may hold control characters: one inert line, always
-        return for_terminal(f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}{code}")
+        # (and each line of the details likewise: a diff of what an example printed is the example's text)
+        details = "".join(f"\n    {for_terminal(line)}" for line in self.details.splitlines())
+        return for_terminal(f"{shown}:{self.position.line}:{self.position.col}: {self.severity.value}: {self.message}{code}") + details
 
 
 @dataclass
@@ -43,11 +47,11 @@ class Report:
 
     items: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, path: Path, position: Position, message: str, code: str = "") -> None:
-        self.items.append(Diagnostic(path, position, Severity.ERROR, message, code))
+    def error(self, path: Path, position: Position, message: str, code: str = "", details: str = "") -> None:
+        self.items.append(Diagnostic(path, position, Severity.ERROR, message, code, details))
 
-    def warning(self, path: Path, position: Position, message: str, code: str = "") -> None:
-        self.items.append(Diagnostic(path, position, Severity.WARNING, message, code))
+    def warning(self, path: Path, position: Position, message: str, code: str = "", details: str = "") -> None:
+        self.items.append(Diagnostic(path, position, Severity.WARNING, message, code, details))
 
     def extend(self, other: Report) -> None:
         self.items.extend(other.items)

@@ -84,6 +84,16 @@ class MockExam(Strict):
     pass_mark: int = Field(default=70, ge=0, le=100, alias="pass", description="Percent of the questions to get right to pass (default 70).")
 
 
+class ExamplesConfig(Strict):
+    """`examples:` in exam.yaml: what the exam's worked examples need to run (see `python -m pipeline examples`)."""
+
+    requirements: list[Requirement] = Field(default_factory=list, description="Packages every example of the exam gets, e.g. [torch==2.13.0]; none: the standard library only.")
+    requirements_file: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")] | None = Field(
+        default=None, description="A requirements file beside exam.yaml (one requirement a line, # comments), added to `requirements`.")
+    timeout: int = Field(default=120, ge=1, le=3600, description="Seconds of wall-clock time an example may run before its processes are killed.")
+    memory_mb: int = Field(default=4096, ge=64, le=65536, description="Address space an example's process may take, in MiB (RLIMIT_AS).")
+
+
 class Exam(Strict):
     """`exam.yaml`: the exam as a whole."""
 
@@ -105,6 +115,7 @@ class Exam(Strict):
         description="Which practice questions the pipeline generates from terms and cloze marks: {rules: [which-term, cloze, matching], suppress: [gen-...]}.",
     )
     mock_exam: MockExam = Field(default_factory=MockExam, description="The study site's mock exam: {questions: 50, minutes: 60, pass: 70} (the defaults).")
+    examples: ExamplesConfig = Field(default_factory=ExamplesConfig, description="What the worked examples need to run: requirements, time and memory limits.")
 
 
 class Citation(Strict):
@@ -152,14 +163,41 @@ class Term(Strict):
     accept: list[Text] = Field(default_factory=list, description="Other names of the term a fill-in accepts as the answer (synonyms; its acronym and expansion are found on their own).")
 
 
-class Example(Strict):
-    """A worked example: code that was run and the output it printed."""
+REQUIREMENT_PATTERN = (
+    r"^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:\[[A-Za-z0-9._,-]+\])?(?:\s*(?:==|!=|>=|<=|~=|<|>)\s*[A-Za-z0-9.*+!]+(?:\s*,\s*(?:==|!=|>=|<=|~=|<|>)\s*[A-Za-z0-9.*+!]+)*)?$"
+)
+# A requirement as pip reads it from the package index: a name, optional extras and version clauses. No
+# URL, path or pip option: an example's environment comes from the registry only.
+Requirement = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, max_length=SHORT,
+                      pattern=REQUIREMENT_PATTERN),
+    Field(description="A package from the index with optional version clauses, e.g. torch==2.13.0 (no URL, path or pip option)."),
+]
 
+
+class Tolerance(Strict):
+    """How far a number the example prints may be from the recorded one: math.isclose(abs_tol, rel_tol)."""
+
+    abs: float = Field(default=0.0, ge=0, description="Absolute tolerance, e.g. 1e-6.")
+    rel: float = Field(default=0.0, ge=0, description="Relative tolerance, e.g. 1e-3 for 0.1%.")
+
+
+class Example(Strict):
+    """A worked example: code that the pipeline runs in a sandbox (`python -m pipeline examples`), and the
+    output it printed. In `output`, `...` stands for any text (doctest's ELLIPSIS)."""
+
+    id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-autocast-dtypes); keys the examples lock, the deck note and the anchors.")
     title: Text = Field(description="What the example shows.")
-    language: Slug = Field(default="python", description="Language of the code, for highlighting.")
+    language: Slug = Field(default="python", description="Language of the code, for highlighting; only python examples are run.")
     code: LongText = Field(description="The code, as run.")
-    output: LongText = Field(description="What it printed, verbatim.")
+    output: LongText = Field(description="What it printed, verbatim; `...` matches any text (e.g. an address or a timing).")
     note: Markdown | None = Field(default=None, description="What to take from the output, in Markdown.")
+    requirements: list[Requirement] = Field(default_factory=list, description="Packages this example needs besides the exam's `examples.requirements`.")
+    device: Literal["cpu", "cuda"] = Field(default="cpu", description="cuda: run only where a GPU is present (elsewhere it is reported needs-device).")
+    stderr: Literal["show", "ignore"] = Field(default="show", description="show: what it writes to stderr is part of its output, in the order written; ignore: left out.")
+    tolerance: Tolerance | None = Field(default=None, description="Numbers in the output may differ by this much: {abs: 1e-6} or {rel: 1e-3}.")
+    timeout: int | None = Field(default=None, ge=1, le=3600, description="Seconds of wall-clock time before it is stopped (default: the exam's `examples.timeout`).")
 
 
 class Lab(Strict):

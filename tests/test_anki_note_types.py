@@ -22,6 +22,7 @@ FROZEN = {
         ("Question",),
     ),
     1244352007: ("Exam prep: key point cloze (v1)", ("Text", "Sources", "Context", "Ref"), ("Cloze",)),
+    1828034686: ("Exam prep: worked example (v1)", ("Title", "Code", "Output", "Note", "Run", "Context", "Ref"), ("What it prints",)),
 }
 
 

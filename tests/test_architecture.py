@@ -18,7 +18,7 @@ CODE = (ROOT / "pipeline", ROOT / "schema")
 # The layers, lowest first. A module belongs to the component with the longest matching name; it may import
 # its own component and any lower one, never a higher one. Within a component imports are free (but acyclic).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("pipeline", "schema.fields", "schema.citation_status", "pipeline.errors", "pipeline.paths", "pipeline.position",
+    ("pipeline", "schema.fields", "schema.citation_status", "schema.example_status", "pipeline.errors", "pipeline.paths", "pipeline.position",
      "pipeline.diagnostics", "pipeline.today", "pipeline.text"),  # the vocabulary: no stage of its own
     ("pipeline.shapes",),  # interaction shapes and grading
     ("pipeline.questions",),  # question types: their models, checks and parts
@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.publish",),  # atomic writes and generations
     ("pipeline.load",),  # YAML -> models, with positions
     ("pipeline.citations",),  # the network, quotes against pages, the lock
+    ("pipeline.examples",),  # author code run in the sandbox, the examples lock
     ("pipeline.check",),  # offline checks (they read the lock)
     ("pipeline.practice",),  # generated questions, coverage
     ("pipeline.derive",),  # content + locks + today -> the exam view

@@ -71,13 +71,14 @@ def plain(card_html: str) -> str:
 
 
 def expected_cards(sources: Path) -> dict[str, Counter]:
-    """Cards per objective and per note type, counted from the content: 2 per term, 1 per question, 1 per cloze number."""
+    """Cards per objective and per note type, counted from the content: 2 per term, 1 per question, 1 per cloze number, 1 per example."""
     content = validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
     view = build_view(content, CitationLock.load(content.folder))
     per_type, per_objective = Counter(), Counter()
     for objective in content.objectives:
         clozes = sum(len({m.number for m in cloze.marks(kp.text)}) for kp in objective.key_points)
-        counts = {"term": 2 * len(objective.terms), "question": len(view.objective(objective.id).practice) + len(objective.check_yourself), "cloze": clozes}
+        counts = {"term": 2 * len(objective.terms), "question": len(view.objective(objective.id).practice) + len(objective.check_yourself), "cloze": clozes,
+                  "example": len(objective.examples)}
         per_type.update(counts)
         per_objective[objective.id] = sum(counts.values())
     return {"type": per_type, "objective": per_objective}
@@ -86,11 +87,11 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
 def test_sample_deck_imports_cleanly(build, collection, full_copy, tmp_path):
     log = import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     assert (len(log.conflicting), len(log.duplicate), len(log.missing_notetype), len(log.empty_first_field)) == (0, 0, 0, 0)
-    assert len(log.new) == collection.note_count() == 63  # 18 terms, 33 authored and 1 generated matching questions, 4 check-yourself prompts, 7 key points with cloze marks
+    assert len(log.new) == collection.note_count() == 66  # 18 terms, 33 authored and 1 generated matching questions, 4 check-yourself prompts, 7 key points with cloze marks, 3 examples
     expected = expected_cards(full_copy)
     cards = [collection.get_card(cid) for cid in collection.find_cards("")]
     by_type = Counter(note_types.NOTE_TYPES[[t.model_id for t in note_types.NOTE_TYPES].index(c.note().mid)].key for c in cards)
-    assert by_type == expected["type"] == Counter(term=36, question=38, cloze=7)
+    assert by_type == expected["type"] == Counter(term=36, question=38, cloze=7, example=3)
     by_deck = Counter(collection.decks.name(c.did).rsplit("::", 1)[1].split()[0] for c in cards)
     assert by_deck == expected["objective"]
 
@@ -112,7 +113,7 @@ def test_every_note_tagged_by_exam_section_objective_and_type(build, collection,
     assert set(collection.find_notes("tag:NCA-GENM::6_Performance_Optimization")) == every
     per_objective = [collection.find_notes(f"tag:NCA-GENM::6_Performance_Optimization::6.{n}_*") for n in (1, 2, 3, 4)]
     assert sorted(n for ids in per_objective for n in ids) == sorted(every)
-    per_type = [collection.find_notes(f"tag:NCA-GENM::type::{t}") for t in ("term", "question", "key_point", "check_yourself")]
+    per_type = [collection.find_notes(f"tag:NCA-GENM::type::{t}") for t in ("term", "question", "key_point", "example", "check_yourself")]
     assert sorted(n for ids in per_type for n in ids) == sorted(every)
     assert all(" " not in tag and tag.count("::") >= 2 for tag in collection.tags.all())
 
@@ -139,7 +140,7 @@ def test_rebuild_after_editing_a_definition_updates_that_note(build, full_copy, 
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 63)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 66)
     (note_id,) = col.find_notes('"Term:Tensor Core"')
     assert col.get_note(note_id)["Definition"] == "<p>A GPU unit for fast matrix multiply-accumulate, edited.</p>"
     col.close()
@@ -163,7 +164,7 @@ def test_edit_reaches_anki_without_a_previous_build(build, full_copy, tmp_path):
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 63)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 66)
     assert col.get_note(col.find_notes('"Term:Tensor Core"')[0])["Definition"] == "<p>Edited again.</p>"
     col.close()
 
@@ -180,7 +181,7 @@ def test_template_change_updates_the_note_type(build, full_copy, tmp_path, monke
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 63)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 66)
     assert col.db.scalar("SELECT count() FROM notetypes WHERE name LIKE 'Exam prep: question%'") == 1  # updated, not copied
     card = col.get_card(col.find_cards("tag:NCA-GENM::type::question")[0])
     assert "Take your time." in card.question()
@@ -286,7 +287,7 @@ def test_reimporting_an_unchanged_deck_updates_no_note(build, full_copy, tmp_pat
     assert json.loads((tmp_path / "out2" / EXAM / "deck-changes.json").read_text())["package_timestamp"] > \
         json.loads((tmp_path / "out" / EXAM / "deck-changes.json").read_text())["package_timestamp"]
     log, _, _ = _learner_reimports(tmp_path, first, second)
-    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 0, 63)
+    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 0, 66)
 
 
 def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history(build, full_copy, tmp_path):
@@ -296,7 +297,7 @@ def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history
     _later(file)
     second = keep(build(full_copy, tmp_path / "out"), tmp_path, "second.apkg")
     log, before, after = _learner_reimports(tmp_path, first, second, review=True)
-    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 1, 62)
+    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 1, 65)
     assert [note.fields[0] for note in log.updated] != []
     assert before == after and before[0] == 1  # the review and the interval it gave survive the update
 
@@ -304,7 +305,7 @@ def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history
 def test_note_times_are_kept_in_a_state_file_beside_the_lock(build, full_copy, tmp_path):
     build(full_copy, tmp_path / "out")
     state = json.loads((full_copy / EXAM / "deck.state.json").read_text())["notes"]
-    assert len(state) == 63
+    assert len(state) == 66
     file = copy_of(full_copy, OBJECTIVES[0])
     set_value(file, ("questions", 0, "explanation"), "Edited.")
     _later(file, 1000)

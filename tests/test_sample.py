@@ -53,17 +53,22 @@ def copy_of(full_copy: Path, original: Path) -> Path:
     return full_copy / original.relative_to(FULL)
 
 
-def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes(run_cli):
+def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes_and_examples_never_run(run_cli):
     """The sample's pages cannot be fetched where it was written: its lock leaves every quote unchecked,
-    and each one is a warning (an error under --strict) until `make audit` runs with network access."""
+    and each one is a warning (an error under --strict) until `make audit` runs with network access. This
+    frozen copy has no examples lock: each of its worked examples is a warning too, until `make examples`."""
     result = run_cli("validate", "--today", TODAY, "--verbose", cwd=FULL.parent)
     assert result.code == 0
     assert [line for line in result.lines if ": error: " in line] == []
     unchecked = "quote not checked against its page yet; run `make audit` where the page can be reached [citation-unchecked]"
-    assert all(line.endswith(unchecked) and ": warning: key_points[" in line for line in result.lines), result.lines
+    never_run = "has never been run; run `make examples` to run it and record the result [example-not-run]"
+    quote_lines = [line for line in result.lines if ": warning: key_points[" in line]
+    example_lines = [line for line in result.lines if ": warning: examples[" in line]
+    assert all(line.endswith(unchecked) for line in quote_lines) and all(line.endswith(never_run) for line in example_lines)
     quotes = sum(len(kp.citations) for f in OBJECTIVES for kp in _objective(f).key_points)
-    assert len(result.lines) == quotes == 31
-    assert f"1 exam(s), 4 objective(s): 0 error(s), {quotes} warning(s)" in result.err
+    examples = sum(len(_objective(f).examples) for f in OBJECTIVES)
+    assert (len(quote_lines), len(example_lines), len(result.lines)) == (quotes, examples, quotes + examples) == (31, 3, 34)
+    assert f"1 exam(s), 4 objective(s): 0 error(s), {quotes + examples} warning(s)" in result.err
 
 
 def _objective(file: Path):

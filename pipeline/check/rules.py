@@ -91,6 +91,7 @@ def check_unique_ids(content: ExamContent, report: Report) -> None:
     _check_unique(((f, ("questions", i, "id"), q.id) for f in files for i, q in f.indexed("questions")), "question id", report)
     _check_case_apart(files, report)
     _check_unique(((f, ("terms", i, "term"), t.term.casefold()) for f in files for i, t in f.indexed("terms")), "term", report)
+    _check_unique(((f, ("examples", i, "id"), e.id) for f in files for i, e in f.indexed("examples")), "example id", report)
     _check_unique(((f, ("questions", i, "stem"), _normalized(q.stem)) for f in files for i, q in f.indexed("questions")),
                   "the same stem", report, warn=True, code="duplicate-stem")
 

@@ -21,6 +21,7 @@ from pipeline.check.links import check_links
 from pipeline.citations.lockcheck import check_lock
 from pipeline.diagnostics import Report
 from pipeline.errors import UsageError
+from pipeline.examples.lockcheck import check_examples_lock, check_requirements_file
 from pipeline.load.content import ExamContent, ExamFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
 
@@ -132,15 +133,18 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
         item_lint.lint_objective(file, check.report)
     if content:
         checks.check_exam(content, ctx, check.report)
+        check_requirements_file(content, check.report)
         if lock:
             check_lock(content, today, policy, check.report)
+            check_examples_lock(content, check.report)
         check.content = content
 
 
 def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool = True, exams: Sequence[str] | None = None) -> Validation:
     """Check the exams of `sources` (only those whose id is in `exams`, when given).
 
-    `lock=False` leaves out what the citation lock says (for `audit`, which is about to rewrite it)."""
+    `lock=False` leaves out what the citation and examples locks say (for `audit` and `examples`, which
+    are about to rewrite them)."""
     found = _exam_files(sources)
     _check_duplicate_ids(found)
     chosen = _select(found, exams, sources)

@@ -24,14 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import ScalarString
-from ruamel.yaml.util import load_yaml_guess_indent
 
 from pipeline.citations.audit import CitationRef
 from pipeline.errors import SourceError
 from pipeline.load.limits import BoundedLoader
+from pipeline.load.roundtrip import round_trip_editor
 from pipeline.load.yamlsource import PathKey, parse_yaml
 from pipeline.publish.atomic import write_atomic
 from pipeline.text.linebreaks import split_lines
@@ -119,11 +118,7 @@ def _node(text: str, path: PathKey) -> yaml.Node:
 
 
 def _round_trip(text: str, moves: list[Move], nodes: list[yaml.Node]) -> str:
-    _, indent, offset = load_yaml_guess_indent(text)
-    editor = YAML()  # round-trip
-    editor.preserve_quotes = True
-    editor.width = 1_000_000  # never fold a long line the author wrote on one
-    editor.indent(mapping=indent or 2, sequence=indent or 2, offset=offset or 0)
+    editor = round_trip_editor(text)
     data = editor.load(text)
     for move in moves:
         i, j = move.ref.index

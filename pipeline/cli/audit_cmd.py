@@ -21,7 +21,7 @@ from pipeline.citations.fixmoves import Move, fix_moves
 from pipeline.citations.moves import RedirectLog
 from pipeline.citations.newonly import committed, new_problems
 from pipeline.citations.status import Status
-from pipeline.cli.common import add_exam_option
+from pipeline.cli.common import add_exam_option, refused
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
 from pipeline.findings.blast import blast_radius
 from pipeline.findings.report import counts, write_report
@@ -73,10 +73,7 @@ def _fixed(result: AuditResult) -> AuditResult:
 def run(args: argparse.Namespace) -> int:
     today = resolve_today(args.today)
     checked = validate(args.sources, today, lock=False, exams=args.exam)
-    if not checked.ok:
-        for diagnostic in checked.report.sorted():
-            print(diagnostic.format())
-        print("audit: not run: fix the errors above first (an audit rewrites the lock from the sources)", file=sys.stderr)
+    if refused(checked, "audit", " (an audit rewrites the lock from the sources)"):
         return 1
     exams = checked.exams
     fetcher = fetcher_from(args)

@@ -21,5 +21,6 @@ COMMANDS: dict[str, Command] = {
     "schema": Command("pipeline.cli.schema_cmd", "regenerate the JSON Schemas in schema/ from the models"),
     "audit": Command("pipeline.cli.audit_cmd", "fetch every cited page, check every quote and review date, update the citation locks"),
     "new": Command("pipeline.cli.new_cmd", "write a commented skeleton: `new exam ID` or `new objective EXAM NUMBER TITLE`"),
+    "examples": Command("pipeline.cli.examples_cmd", "run every worked example in a sandbox, compare its output, update the examples locks"),
     "check-quote": Command("pipeline.cli.check_quote_cmd", "check one quote against one page (exit 0 found, 1 missing, 2 unreachable)"),
 }

@@ -90,6 +90,16 @@ def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Vali
     return result
 
 
+def refused(checked: Validation, verb: str, why: str = "") -> bool:
+    """For a verb that rewrites a lock from the sources: print every error and refuse (True) when there is one."""
+    if checked.ok:
+        return False
+    for diagnostic in checked.report.sorted():
+        print(diagnostic.format())
+    print(f"{verb}: not run: fix the errors above first{why}", file=sys.stderr)
+    return True
+
+
 def print_summary(result: Validation) -> None:
     objectives = sum(len(e.objective_files) for e in result.exams)
     errors, warnings = len(result.report.errors), len(result.report.warnings)

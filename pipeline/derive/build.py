@@ -7,12 +7,16 @@ import datetime as dt
 from pipeline.citations.lock import LOCK_NAME, CitationLock
 from pipeline.derive.citations import Citations
 from pipeline.derive.questions import Origin, question_view
+from pipeline.examples.lock import LOCK_NAME as EXAMPLES_LOCK
+from pipeline.examples.lock import ExamplesLock, example_hash
+from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.practice.coverage import make_coverage
 from pipeline.practice.generate import SourcedQuestion, generate
 from pipeline.today import source_date_epoch
-from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
-from schema.models import CrossRef, Exam, Objective, Question, Section
+from pipeline.view.model import ExampleView, ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
+from schema.example_status import ExampleStatus
+from schema.models import CrossRef, Exam, Example, Objective, Question, Section
 
 
 def source_date(content: ExamContent) -> dt.datetime:
@@ -24,13 +28,16 @@ def source_date(content: ExamContent) -> dt.datetime:
     return dt.datetime.combine(latest, dt.time(), tzinfo=dt.UTC)
 
 
-def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None = None, when: dt.datetime | None = None) -> ExamView:
-    """`today` judges staleness and `when` is the build's date; both default to the source date."""
+def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None = None, when: dt.datetime | None = None,
+               examples: ExamplesLock | None = None) -> ExamView:
+    """`today` judges staleness and `when` is the build's date; both default to the source date. The
+    examples lock defaults to the one beside the sources."""
     when = when or source_date(content)
     today = today or when.date()
     citations = Citations(content, lock)
     generated = _Generated(content)
-    sections = tuple(_section(s, content, citations, generated, today) for s in sorted(content.exam.sections, key=lambda s: s.number))
+    runs = _Runs(content, examples or ExamplesLock.load(content.folder))
+    sections = tuple(_section(s, content, citations, generated, runs, today) for s in sorted(content.exam.sections, key=lambda s: s.number))
     questions = [q for s in sections for o in s.objectives for q in (*o.questions, *o.generated)]
     exam, policy = content.exam, content.exam.review_policy.max_age_days
     return ExamView(
@@ -43,7 +50,7 @@ def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None =
 
 def _newest_mtime(content: ExamContent) -> int:
     """Whole seconds, as Anki stores times: any edit to a source file (or a new lock) makes it newer."""
-    files = [content.exam_file.path, *(f.path for f in content.objective_files), content.folder / LOCK_NAME]
+    files = [content.exam_file.path, *(f.path for f in content.objective_files), content.folder / LOCK_NAME, content.folder / EXAMPLES_LOCK]
     return max(p.stat().st_mtime_ns for p in files if p.is_file()) // 1_000_000_000
 
 
@@ -58,13 +65,31 @@ class _Generated:
             self.by_objective.setdefault(sourced.objective_id, []).append(sourced)
 
 
-def _section(section: Section, content: ExamContent, citations: Citations, generated: _Generated, today: dt.date) -> SectionView:
+class _Runs:
+    """Each example as the examples lock last saw it: an entry whose hash is not the example's is not-run."""
+
+    def __init__(self, content: ExamContent, lock: ExamplesLock) -> None:
+        self.lock, self.requirements = lock, exam_requirements(content.exam, content.folder)
+
+    def view(self, example: Example) -> ExampleView:
+        entry = self.lock.entry(example.id)
+        current = entry.hash == example_hash(example, requirement_set(self.requirements, example))
+        env = entry.environment if current else None
+        return ExampleView(
+            example.id, example.title, example.language, example.code, example.output, example.note,
+            entry.status if current else ExampleStatus.NOT_RUN, entry.ran if current else None,
+            env.python if env else None, env.requested if env else (), example.device,
+        )
+
+
+def _section(section: Section, content: ExamContent, citations: Citations, generated: _Generated, runs: _Runs, today: dt.date) -> SectionView:
     files = [f for f in content.objective_files if content.section_of(f.objective) == section]
-    objectives = tuple(_objective(f, section, content, citations, generated, today) for f in files)
+    objectives = tuple(_objective(f, section, content, citations, generated, runs, today) for f in files)
     return SectionView(section.number, section.title, section.weight, objectives)
 
 
-def _objective(file: ObjectiveFile, section: Section, content: ExamContent, citations: Citations, generated: _Generated, today: dt.date) -> ObjectiveView:
+def _objective(file: ObjectiveFile, section: Section, content: ExamContent, citations: Citations, generated: _Generated, runs: _Runs,
+               today: dt.date) -> ObjectiveView:
     o, exam = file.objective, content.exam
     path = (exam.code, f"{section.number} {section.title}", f"{o.id} {o.title}")
     authored = [_authored(file, index, q, n, path, exam, content) for n, (index, q) in enumerate(file.indexed("questions"), start=1)]
@@ -73,7 +98,7 @@ def _objective(file: ObjectiveFile, section: Section, content: ExamContent, cita
     return ObjectiveView(
         id=o.id, title=o.title, summary_md=o.summary, section=section.number, reviewed=o.reviewed, age_days=age,
         stale=age > exam.review_policy.max_age_days, key_points=_key_points(o, citations, content), terms=tuple(o.terms),
-        examples=tuple(o.examples), labs=tuple(o.labs),
+        examples=tuple(runs.view(e) for e in o.examples), labs=tuple(o.labs),
         questions=tuple(question_view(q, origin, citations) for q, origin in authored),
         generated=tuple(question_view(q, origin, citations) for q, origin in made),
         see=_see(getattr(o, "see", None), content), check_yourself=tuple(o.check_yourself),

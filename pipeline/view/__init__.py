@@ -10,6 +10,7 @@ the YAML layer (a test checks the imports); escaping for a format stays at each 
 
 from pipeline.view.model import (
     CitationView,
+    ExampleView,
     ExamView,
     KeyPointView,
     ObjectiveView,
@@ -19,5 +20,5 @@ from pipeline.view.model import (
 )
 
 __all__ = [
-    "CitationView", "ExamView", "KeyPointView", "ObjectiveView", "QuestionView", "ReferenceView", "SectionView",
+    "CitationView", "ExampleView", "ExamView", "KeyPointView", "ObjectiveView", "QuestionView", "ReferenceView", "SectionView",
 ]

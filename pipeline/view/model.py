@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from pipeline.shapes.parts import Part
 from schema.citation_status import LABELS, Status
-from schema.models import Exam, Example, Lab, Term
+from schema.example_status import LABELS as EXAMPLE_LABELS
+from schema.example_status import ExampleStatus
+from schema.models import Exam, Lab, Term
 
 PRACTICE_RULES = frozenset({"matching"})
 
@@ -42,6 +44,52 @@ class CitationView:
         if self.status is Status.ARCHIVED and self.archive_date:
             return f"archived copy of {self.archive_date.isoformat()}"
         return f"{self.label}, {self.checked.isoformat()}" if self.checked else self.label
+
+
+@dataclass(frozen=True)
+class ExampleView:
+    """A worked example with what the examples lock says of its last run (status, date, environment)."""
+
+    id: str
+    title: str
+    language: str
+    code: str
+    output: str  # as the source records it
+    note_md: str | None
+    status: ExampleStatus  # not-run as well when the example changed since its last run
+    ran: dt.date | None = None
+    python: str | None = None  # "3.11.2"
+    packages: tuple[tuple[str, str], ...] = ()  # the requirements asked for, with the versions installed
+    device: str = "cpu"
+
+    @property
+    def anchor(self) -> str:
+        return f"example-{self.id}"
+
+    @property
+    def reproduced(self) -> bool:
+        return self.status is ExampleStatus.REPRODUCED
+
+    @property
+    def environment(self) -> str | None:
+        """"Python 3.11, torch 2.13.0 (CPU)": the Python minor version, each requirement's version without
+        its local label (+cpu: the device says it), the device."""
+        if self.python is None:
+            return None
+        parts = [f"Python {'.'.join(self.python.split('.')[:2])}", *(f"{name} {version.split('+')[0]}" for name, version in self.packages)]
+        return f"{', '.join(parts)} ({self.device.upper()})"
+
+    @property
+    def run_text(self) -> str:
+        """What the outputs print under the example: "ran on 2026-11-30 with Python 3.11, torch 2.13.0 (CPU)",
+        or what is wrong with it ("not yet run by the pipeline", "output has changed since it was recorded ...")."""
+        when = f"on {self.ran.isoformat()} with {self.environment}" if self.ran and self.environment else ""
+        if self.reproduced:
+            return f"ran {when}" if when else EXAMPLE_LABELS[self.status]
+        label = EXAMPLE_LABELS[self.status]
+        if self.status in (ExampleStatus.DRIFTED, ExampleStatus.FAILED, ExampleStatus.TIMEOUT) and when:
+            return f"{label}: last run {when}"
+        return label
 
 
 @dataclass(frozen=True)
@@ -119,7 +167,7 @@ class ObjectiveView:
     stale: bool
     key_points: tuple[KeyPointView, ...]
     terms: tuple[Term, ...]
-    examples: tuple[Example, ...]
+    examples: tuple[ExampleView, ...]
     labs: tuple[Lab, ...]
     questions: tuple[QuestionView, ...]  # authored, in source order
     generated: tuple[QuestionView, ...]  # generated from this objective's terms and key points, by id

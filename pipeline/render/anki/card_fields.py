@@ -13,7 +13,7 @@ from html import escape
 from pipeline.practice import term_forms
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text import cloze, markdown, word_forms
-from pipeline.view.model import CitationView, QuestionView, SeeView
+from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
 
 # Private-use characters: Markdown leaves them alone and no source types them.
 _HOLE = "\ue000{}\ue001"
@@ -206,3 +206,14 @@ def answer_html(question: QuestionView) -> str:
 
 def model_answer_html(question: QuestionView) -> str:
     return "".join(block_html(p.model_answer_md) for p in question.parts if isinstance(p, Text) and p.model_answer_md)
+
+
+def code_html(text: str) -> str:
+    """Code or printed output, escaped, for a <pre> in the card template (line breaks kept as they are)."""
+    return escape(text)
+
+
+def example_run_html(example: ExampleView) -> str:
+    """"ran on 2026-11-30 with Python 3.11, torch 2.13.0 (CPU)", or what is wrong with it, marked."""
+    flag = "" if example.reproduced else "<strong>Check:</strong> "
+    return f"{flag}{escape(example.run_text)}"

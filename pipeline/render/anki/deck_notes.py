@@ -14,13 +14,13 @@ from html import escape
 import genanki
 
 from pipeline.render.anki import card_fields as f
-from pipeline.render.anki.note_types import CLOZE, QUESTION, TERM, NoteType, stable_id
+from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, NoteType, stable_id
 from pipeline.render.support import holds, writable
 from pipeline.shapes.order import LETTERS
 from pipeline.shapes.parts import Pairs
 from pipeline.text import cloze
 from pipeline.text.linebreaks import one_line
-from pipeline.view.model import ExamView, KeyPointView, ObjectiveView, QuestionView
+from pipeline.view.model import ExampleView, ExamView, KeyPointView, ObjectiveView, QuestionView
 from schema.models import Term
 
 
@@ -136,14 +136,22 @@ def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
     return DeckNote(_guid(place, "key-point", point.id), CLOZE, fields, _tags(place, code, "key_point"), place.deck)
 
 
+def example_note(place: _Place, code: str, example: ExampleView) -> DeckNote:
+    """"What does it print?": the code on the front, the recorded output and where it last ran on the back."""
+    fields = (f.inline_html(example.title), f.code_html(example.code), f.code_html(example.output), f.block_html(example.note_md or ""),
+              f.example_run_html(example), place.context, f.context_html(example.id))
+    return DeckNote(_guid(place, "example", example.id), EXAMPLE, fields, _tags(place, code, "example"), place.deck)
+
+
 def notes(view: ExamView, warnings: list[str] | None = None) -> list[DeckNote]:
-    """Every note of the exam, objective by objective: terms, then cloze key points, then practice questions
-    (those whose shapes a card can show; the others are named in `warnings`)."""
+    """Every note of the exam, objective by objective: terms, cloze key points, worked examples, then practice
+    questions (those whose shapes a card can show; the others are named in `warnings`)."""
     code, found, skipped = view.exam.code, [], [] if warnings is None else warnings
     for objective in view.objectives:
         place = _place(view, objective)
         found += [term_note(place, code, term) for term in objective.terms]
         found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)]
+        found += [example_note(place, code, e) for e in objective.examples]
         found += [question_note(place, code, part, key) for q in writable(objective.practice, f.WRITERS, "anki", skipped) for key, part in _parts(q)]
         found += [check_yourself_note(place, code, objective, n, prompt) for n, prompt in enumerate(objective.check_yourself, start=1)]
     return found
@@ -178,6 +186,7 @@ def notes_by_item(view: ExamView) -> dict[tuple[str, str], DeckNote]:
         place = _place(view, objective)
         found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)}
         found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if holds(q, f.WRITERS) is None}
+        found |= {("example", e.id): example_note(place, code, e) for e in objective.examples}
     return found
 
 

@@ -65,7 +65,12 @@ CLOZE = NoteType(
     templates=(("Cloze", "cloze"),),
     cloze=True,
 )
-NOTE_TYPES = (TERM, QUESTION, CLOZE)
+EXAMPLE = NoteType(
+    "example", 1, "worked example",
+    fields=("Title", "Code", "Output", "Note", "Run", "Context", "Ref"),
+    templates=(("What it prints", "example"),),
+)
+NOTE_TYPES = (TERM, QUESTION, CLOZE, EXAMPLE)
 
 
 def _read(path: Path) -> str:

@@ -56,5 +56,7 @@ def reference_anchor(number: int) -> str:
 
 def places(view) -> dict[tuple[str, str], tuple[str, ...]]:
     """Where the site shows each objective, relative to the exam's output folder (the audit's blast radius
-    asks this through the output registry): ("objective", id) -> ("site/objective-6-1.html",)."""
-    return {("objective", o.id): (f"site/{objective_page(o.id)}",) for o in view.objectives}
+    asks this through the output registry): ("objective", id) -> ("site/objective-6-1.html",), and each worked
+    example, ("example", id) -> ("site/objective-6-1.html#example-<id>",)."""
+    found = {("objective", o.id): (f"site/{objective_page(o.id)}",) for o in view.objectives}
+    return found | {("example", e.id): (f"site/{objective_page(o.id)}#{e.anchor}",) for o in view.objectives for e in o.examples}

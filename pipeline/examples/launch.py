@@ -1,0 +1,34 @@
+"""Run inside the sandbox's first process, before anything else: set the resource limits, then exec the rest.
+
+Not imported by the pipeline: the sandbox copies this file into its staging folder and runs it with
+`python -I -S launch.py LIMITS-JSON -- ARGV...`, standard library only. The limits are set with soft and
+hard values equal, so the author's code cannot raise them again; they are set here, before the network
+namespace and the example's interpreter start, so that every process of the example inherits them
+(RLIMIT_NPROC set before `unshare` also bounds the user namespace it creates).
+"""
+
+import json
+import os
+import resource
+import sys
+
+LIMITS = {
+    "memory_bytes": resource.RLIMIT_AS,  # address space: a 4 GiB allocation fails with MemoryError
+    "cpu_seconds": resource.RLIMIT_CPU,  # CPU time per process: SIGXCPU, then SIGKILL
+    "processes": resource.RLIMIT_NPROC,  # tasks of this uid: a fork bomb's fork() fails with EAGAIN
+    "file_bytes": resource.RLIMIT_FSIZE,  # the largest file it may write: SIGXFSZ / EFBIG
+    "open_files": resource.RLIMIT_NOFILE,
+    "core_bytes": resource.RLIMIT_CORE,  # no core dumps of a crashed example
+}
+
+
+def main(argv: list[str]) -> None:
+    limits = json.loads(argv[1])
+    for key, value in limits.items():
+        resource.setrlimit(LIMITS[key], (value, value))
+    rest = argv[argv.index("--") + 1:]
+    os.execv(rest[0], rest)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
