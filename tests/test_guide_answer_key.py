@@ -23,7 +23,8 @@ from tests.test_render_pdf import context, load_sample, normalized, render_into
 LONG_TOKEN = "https://example.com/" + "x" * 110  # longer than a code line: the block is set smaller, the token stays whole
 LONG_CODE = f"""
 examples:
-  - title: Lines longer than the block
+  - id: 1.1-long-lines
+    title: Lines longer than the block
     code: |
       result = compute_the_weighted_average(weights=model.named_parameters(), scale=0.5, clip=True, names=("weight_orig", "weight_mask"))
       print(f"sparsity {{sparsity:.1f}}% of {{total}} weights, {{kept}} kept, {{dropped}} dropped, and a last word here: 50.0%")
