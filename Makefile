@@ -1,18 +1,25 @@
-# The two commands a new user runs: `make build` and `make test`. Both set up .venv when needed.
+# The two commands a new user runs: `make build` and `make test`. Both set up .venv when needed: `make build`
+# with what the pipeline needs to run (requirements.txt), `make test` with the test tools too
+# (requirements-test.txt). Either installs the project itself in editable mode, so `.venv/bin/exam-prep` works.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+PIP    := $(PY) -m pip install -q --disable-pip-version-check
+STAMP  := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | cksum | cut -d' ' -f1)
+TEST_STAMP := $(VENV)/.installed-test-$(shell cat requirements.txt requirements-test.txt pyproject.toml | cksum | cut -d' ' -f1)
+# Wheels of every pinned package and of the build backend, so the fresh-venv test installs offline.
+WHEELS := $(VENV)/wheels
+WHEEL_STAMP := $(WHEELS)/.made-$(shell cat requirements.txt requirements-test.txt | cksum | cut -d' ' -f1)
 ARGS   ?=
 
-.PHONY: build test validate audit examples schema golden bench lint clean lock system-deps browser-deps
+.PHONY: build test validate audit examples serve schema golden bench lint clean lock system-deps browser-deps
 
 # The study site ships ts-fsrs from npm (package.json pins it): the build copies it from node_modules/, so
 # `make build` runs `npm ci` first when node_modules/ is missing or stale (the registry is needed that once).
 build: $(STAMP) node_modules/.package-lock.json
 	$(PY) -m pipeline build $(ARGS)
 
-test: $(STAMP) browser-deps
+test: $(TEST_STAMP) browser-deps $(WHEEL_STAMP)
 	$(PY) -m pytest $(ARGS)
 
 validate: $(STAMP)
@@ -27,31 +34,39 @@ audit: $(STAMP)
 examples: $(STAMP)
 	$(PY) -m pipeline examples $(ARGS)
 
+serve: $(STAMP)
+	$(PY) -m pipeline serve $(ARGS)
+
 # Regenerate the committed JSON Schemas from the models (a test fails when they are stale).
 schema: $(STAMP)
 	$(PY) -m pipeline schema
 
 # Rewrite the golden files in tests/golden/ from the current code; review the diff like code.
-golden: $(STAMP)
+golden: $(TEST_STAMP)
 	UPDATE_GOLDEN=1 $(PY) -m pytest -q -k golden
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) -m bench $(ARGS)
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(PY) -m ruff check pipeline schema tests bench
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-# Re-pin requirements.txt from requirements.in (needs the registries; review the diff).
+# Re-pin requirements.txt from requirements.in, and requirements-test.txt from requirements-test.in (what the
+# tests add beyond the runtime's pins). Needs the registries; review the diff.
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/pip install -q -r requirements.in
+	.lock-venv/bin/pip freeze > .lock-runtime.txt
 	{ echo '# Pinned versions of requirements.in and everything it pulls in: `make lock` rewrites this file.'; \
-	  .lock-venv/bin/pip freeze; } > requirements.txt
-	rm -rf .lock-venv
+	  cat .lock-runtime.txt; } > requirements.txt
+	.lock-venv/bin/pip install -q -r requirements-test.in -c .lock-runtime.txt
+	{ echo '# Pinned versions of requirements-test.in and what it pulls in beyond requirements.txt: `make lock` rewrites this file.'; \
+	  echo '-r requirements.txt'; .lock-venv/bin/pip freeze | grep -vxFf .lock-runtime.txt; } > requirements-test.txt
+	rm -rf .lock-venv .lock-runtime.txt
 
 # weasyprint needs Pango and HarfBuzz-Subset from the system, the guide the DejaVu fonts; install what
 # is missing (Debian, as root). Nothing happens when all are there.
@@ -65,11 +80,27 @@ system-deps:
 	  apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core; \
 	fi
 
-$(STAMP): requirements.txt
+# Runtime only (the editable install needs node_modules/ first: the wheel carries ts-fsrs). A venv that has
+# the test tools already (TEST_STAMP) counts: make test, then make build, must
+# not uninstall anything.
+$(STAMP): requirements.txt pyproject.toml | node_modules/.package-lock.json
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
-	rm -f $(VENV)/.installed-* && touch $@
+	$(PIP) -r requirements.txt
+	$(PIP) --no-deps -e .
+	touch $@
+
+$(TEST_STAMP): requirements.txt requirements-test.txt pyproject.toml | node_modules/.package-lock.json
+	@$(MAKE) --no-print-directory system-deps
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) -r requirements-test.txt
+	$(PIP) --no-deps -e .
+	rm -f $(VENV)/.installed-* && touch $@ $(STAMP)
+
+$(WHEEL_STAMP): requirements.txt requirements-test.txt
+	rm -rf $(WHEELS)
+	$(PY) -m pip wheel -q --disable-pip-version-check -w $(WHEELS) -r requirements.txt "$$(grep -i '^hatchling==' requirements-test.txt)"
+	touch $@
 
 # The study-site tests drive Debian's chromium with Playwright (never `playwright install`) and inject
 # axe-core from npm (pinned in package.json + package-lock.json). Install what is missing (Debian, as root).

@@ -23,6 +23,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "anki": ("anki_overhead",),
     "hostile": ("deep_extract_vs_parse", "deep_vs_flat", "many_questions_per_item", "many_objectives_per_item"),
     "lms": ("lms_export_vs_bank",),
+    "stats": ("stats_vs_csv_read",),
     "examples": ("examples_noop_vs_cold",),
 }
 

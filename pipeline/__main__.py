@@ -1,7 +1,7 @@
-"""Entry point: `python -m pipeline`."""
+"""Entry point: `python -m pipeline` (the installed command `exam-prep` calls the same `entry`)."""
 
-import sys
+from pipeline.cli.entry import entry
+from pipeline.prog import started_as
 
-from pipeline.cli import main
-
-sys.exit(main())
+started_as("python -m pipeline")
+entry()

@@ -4,13 +4,15 @@ and publish each exam's outputs all at once by switching its link (see pipeline/
 Nothing is replaced unless everything succeeded: a content error, or a renderer failing for any exam,
 leaves the previous outputs as they were, and so does a build killed at any moment. A renderer whose
 inputs did not change since the last build is skipped and its files are carried over as hard links (see
-pipeline/publish/incremental.py); `force` redoes all.
+pipeline/publish/incremental.py); `force` redoes all. A `Plan` may name only some outputs (`build --only`):
+the others are carried over from the last generation as they were, and rebuilt by the next build that
+names them.
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +37,18 @@ class BuildResult:
     recovered: list[str] = field(default_factory=list)  # sentences: what a broken earlier build left, and the repair
     warnings: list[str] = field(default_factory=list)  # "<exam>: <renderer's warning>", from the renderers that ran
     failed: dict[str, Exception] = field(default_factory=dict)  # exam id -> what stopped its build (the others went on)
+    outcomes: dict[str, dict[str, str]] = field(default_factory=dict)  # exam id -> output name -> "written" | "unchanged"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to build of one exam: which outputs (None: all) and the options (e.g. {"paper": "letter"})."""
+
+    only: Collection[str] | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    def names(self) -> list[str]:
+        return [name for name in RENDERERS if self.only is None or name in self.only]
 
 
 @dataclass
@@ -56,7 +70,7 @@ def check_out(out: Path) -> None:
         raise UsageError(f"error: --out {out}: the folder {out.absolute().parent} does not exist; create it or choose another")
 
 
-def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], force: bool, result: BuildResult) -> _Pending | None:
+def _render_exam(content: ExamContent, out: Path, plan: Plan, force: bool, result: BuildResult) -> _Pending | None:
     """Render what changed into a new generation; None when nothing changed (nothing to publish)."""
     generations = Generations(out, content.exam.id)
     current = generations.current()
@@ -65,26 +79,32 @@ def _render_exam(content: ExamContent, out: Path, options: Mapping[str, str], fo
         result.recovered.append(f"{state.problem}: the build state cannot be read; every output of {content.exam.id} is rebuilt")
     final_dir = out / content.exam.id
     view = build_view(content, CitationLock.load(content.folder))
-    digests = _digests(view, options)
-    fresh = {name for name in RENDERERS if not force and current and state.is_fresh(name, digests[name], current)}
-    if fresh == set(RENDERERS) and current:
-        result.unchanged.extend(final_dir / f for name in RENDERERS for f in state.renderers[name]["files"])
-        result.warnings.extend(f"{content.exam.id}: {w}" for name in RENDERERS for w in state.renderers[name].get("warnings", []))
+    chosen = plan.names()
+    digests = _digests(view, plan.options, chosen)
+    fresh = {name for name in chosen if not force and current and state.is_fresh(name, digests[name], current)}
+    if fresh == set(chosen) and current:
+        outcomes = result.outcomes.setdefault(content.exam.id, {})
+        for name in chosen:
+            result.unchanged.extend(final_dir / f for f in state.renderers[name]["files"])
+            result.warnings.extend(f"{content.exam.id}: {w}" for w in state.renderers[name].get("warnings", []))
+            outcomes[name] = "unchanged"
         return None
     folder = generations.new()
-    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **options, kept=_kept(content.folder))
+    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **plan.options, kept=_kept(content.folder))
     try:
-        return _fill(generations, folder, ctx, current, state, digests, fresh, result, content.folder)
+        return _fill(generations, folder, ctx, current, state, _Work(digests, fresh, chosen), result, content.folder)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)  # a failed exam leaves nothing behind
         raise
 
 
-def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
-    """Per renderer, the hash of what its output depends on (see pipeline/publish/incremental.py)."""
+def _digests(view: object, options: Mapping[str, str], chosen: Collection[str]) -> dict[str, str]:
+    """Per chosen renderer, the hash of what its output depends on (see pipeline/publish/incremental.py)."""
     code, digests = code_digest(), {}
     shown: dict[frozenset[str], str] = {}  # outputs that leave out the same fields share one serialization
     for name, entry in RENDERERS.items():
+        if name not in chosen:
+            continue
         part = registry.output(entry)
         if part.leaves_out not in shown:
             shown[part.leaves_out] = view_text(view, part.leaves_out)
@@ -94,23 +114,44 @@ def _digests(view: object, options: Mapping[str, str]) -> dict[str, str]:
     return digests
 
 
+@dataclass(frozen=True)
+class _Work:
+    digests: dict[str, str]  # the chosen outputs' input digests
+    fresh: set[str]  # chosen outputs whose inputs did not change
+    chosen: list[str]  # the outputs this build is about; the others are carried over as they were
+
+
+def _carry(state: BuildState, name: str, current: Path | None, folder: Path) -> list[str]:
+    """Hard-link an output's files from the current generation; the files (none when it has none)."""
+    files = state.renderers.get(name, {}).get("files", []) if current else []
+    files = [f for f in files if (current / f).is_file()]
+    for relative in files:
+        link_or_copy(current / relative, folder / relative)
+    return files
+
+
 def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, current: Path | None, state: BuildState,
-          digests: dict[str, str], fresh: set[str], result: BuildResult, sources: Path) -> _Pending:
+          work: _Work, result: BuildResult, sources: Path) -> _Pending:
     """Run the renderers whose inputs changed into `folder`, hard-link the others' files from `current`."""
     final_dir = generations.link
     pending = _Pending(generations, folder, [], sources, ctx.keep)
+    outcomes = result.outcomes.setdefault(generations.exam_id, {})
     for name, entry in RENDERERS.items():
-        if name in fresh:
-            for relative in state.renderers[name]["files"]:
-                link_or_copy(current / relative, folder / relative)
-                result.unchanged.append(final_dir / relative)
+        if name not in work.chosen:
+            _carry(state, name, current, folder)  # not asked for: kept as the last build left it
+            continue
+        if name in work.fresh:
+            result.unchanged.extend(final_dir / relative for relative in _carry(state, name, current, folder))
             result.warnings.extend(f"{generations.exam_id}: {w}" for w in state.renderers[name].get("warnings", []))
+            outcomes[name] = "unchanged"
             continue
         before = len(ctx.warnings)
         paths = registry.load(entry)(ctx)
-        state.record(name, digests[name], [str(p.relative_to(folder)) for p in paths], ctx.warnings[before:])
+        state.record(name, work.digests[name], [str(p.relative_to(folder)) for p in paths], ctx.warnings[before:])
         result.warnings.extend(f"{generations.exam_id}: {w}" for w in ctx.warnings[before:])
         pending.written.extend(final_dir / p.relative_to(folder) for p in paths)
+        outcomes[name] = "written"
+    state.renderers = {name: entry for name, entry in state.renderers.items() if name in RENDERERS}  # outputs renamed or gone
     state.path = generations.state_path(folder)
     state.save()
     return pending
@@ -147,16 +188,19 @@ def _keep(done: _Pending) -> None:
         write_atomic(path, text.encode("utf-8"))
 
 
-def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False) -> BuildResult:
+def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False,
+          only: Collection[str] | None = None, plans: Callable[[str], Plan] | None = None) -> BuildResult:
     """Render every exam; return what was written and what was left unchanged.
 
     `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); each is part of
-    the inputs of the outputs that declare it (`Output.options`), so changing one rebuilds those alone."""
+    the inputs of the outputs that declare it (`Output.options`), so changing one rebuilds those alone. `only`
+    names the outputs to build (default: all); `plans`, when given, says both per exam id instead."""
     result = BuildResult()
     if not RENDERERS or not exams:  # every exam had errors: nothing to publish, no output folder made
         return result
     check_out(out)
     out.mkdir(exist_ok=True)
+    default = Plan(only, options or {})
     with exclusive(out):
         result.recovered.extend(sweep(out))  # what a killed build left, of every exam (built now or not)
         pending: list[_Pending] = []
@@ -164,7 +208,8 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
             for content in exams:
                 try:
                     result.recovered.extend(Generations(out, content.exam.id).recover())
-                    if (done := _render_exam(content, out, options or {}, force, result)) is not None:
+                    plan = plans(content.exam.id) if plans else default
+                    if (done := _render_exam(content, out, plan, force, result)) is not None:
                         pending.append(done)
                 except Exception as exc:  # noqa: BLE001 - one exam's failure (even a bug) never keeps the others' outputs
                     result.failed[content.exam.id] = exc

@@ -28,8 +28,8 @@ from schema.citation_status import Status
 
 # 2.0: a question's answerable content moved into `parts` (one interaction shape each), replacing the
 # per-type fields options, pairs, answers, items, correct_order and accepted_answers; `numeric` added.
-# 2.1: `content_hash` per question (saved progress tells a changed question by it).
-#      and more drop reasons (the gate of pipeline/practice/gate.py); `numeric` on a choices part.
+# 2.1: `content_hash` per question (saved progress tells a changed question by it), more drop reasons (the
+#      gate of pipeline/practice/gate.py) and `numeric` on a choices part.
 SCHEMA_VERSION = "2.1"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 

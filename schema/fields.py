@@ -39,6 +39,20 @@ SHORT, SENTENCE, PARAGRAPH, PAGE, LISTING = 300, 600, 2000, 3000, 20_000
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=SHORT)]
 Paragraph = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=PARAGRAPH)]
 LongText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=LISTING)]
+
+
+def _verbatim(value: str) -> str:
+    """Code and program output as written: the first line's leading spaces are kept (a table, psql's header),
+    only blank lines before it and whitespace at the very end (YAML's closing newline) are dropped."""
+    lines = value.rstrip().splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if not lines:
+        raise ValueError("must not be empty")
+    return "\n".join(lines)
+
+
+Verbatim = Annotated[str, StringConstraints(max_length=LISTING), AfterValidator(_verbatim)]
 Markdown = Annotated[str, StringConstraints(min_length=1, max_length=PAGE), Field(description="Markdown, inline markup.")]
 HttpUrl = Annotated[
     str,

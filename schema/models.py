@@ -40,6 +40,7 @@ from schema.fields import (  # noqa: F401  (re-exported: the content vocabulary)
     Slug,
     Strict,
     Text,
+    Verbatim,
     _absolute_http_url,
 )
 
@@ -76,6 +77,15 @@ class Generated(Strict):
     )
 
 
+class CheckSetting(Strict):
+    """A check's severity with its threshold: the item-statistics checks (item-too-easy, item-too-hard,
+    item-negative-discrimination, item-dead-distractor) take one; pipeline/check/thresholds.py has the defaults."""
+
+    severity: Literal["error", "warning", "off"] = Field(default="warning", description="error, warning (the default) or off.")
+    threshold: float | None = Field(default=None, description="The check's threshold: a facility (0-1), a point-biserial (-1 to 1) or a share of learners (0-1); leave out for the default.")
+    min_responses: int | None = Field(default=None, ge=1, le=1_000_000, description="Judge an item only when at least this many learners answered it (default 30).")
+
+
 class MockExam(Strict):
     """How the study site's timed mock exam is drawn, timed and passed (`mock_exam:` in exam.yaml; every key optional)."""
 
@@ -106,9 +116,11 @@ class Exam(Strict):
     review_policy: ReviewPolicy = Field(description="How long review dates stay fresh.")
     sections: list[Section] = Field(min_length=1, description="The sections this content covers.")
     notes: Markdown | None = Field(default=None, description="Anything an author or reader should know about this content (numbering, scope).")
-    checks: dict[str, Literal["error", "warning", "off"]] = Field(
+    checks: dict[str, Literal["error", "warning", "off"] | CheckSetting] = Field(
         default_factory=dict,
-        description="Severity per check code (the code printed in [brackets] after each message), e.g. {duplicate-stem: error, uncited-key-point: off}; --strict still raises warnings.",
+        description="Severity per check code (the code printed in [brackets] after each message), e.g. {duplicate-stem: error, uncited-key-point: off}; "
+                    "the item-statistics codes also take {severity: ..., threshold: N, min_responses: N}, e.g. {item-too-easy: {threshold: 0.9}}; "
+                    "--strict still raises warnings.",
     )
     generated: Generated = Field(
         default_factory=lambda: Generated(),
@@ -189,9 +201,9 @@ class Example(Strict):
 
     id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-autocast-dtypes); keys the examples lock, the deck note and the anchors.")
     title: Text = Field(description="What the example shows.")
-    language: Slug = Field(default="python", description="Language of the code, for highlighting; only python examples are run.")
-    code: LongText = Field(description="The code, as run.")
-    output: LongText = Field(description="What it printed, verbatim; `...` matches any text (e.g. an address or a timing).")
+    language: Slug = Field(default="python", description="Language of the code: a Pygments lexer name (python, bash, console, sql, yaml, text...); shown with the code, checked against Pygments' list; only python examples are run.")
+    code: Verbatim = Field(description="The code, as run; leading spaces are kept (a block whose first line is indented more than the rest needs an indentation indicator: `|4` when its lines stand 4 spaces past the key).")
+    output: Verbatim = Field(description="What it printed, verbatim; `...` matches any text (e.g. an address or a timing); leading spaces are kept (a table whose header starts with a space needs an indentation indicator, e.g. `|4`).")
     note: Markdown | None = Field(default=None, description="What to take from the output, in Markdown.")
     requirements: list[Requirement] = Field(default_factory=list, description="Packages this example needs besides the exam's `examples.requirements`.")
     device: Literal["cpu", "cuda"] = Field(default="cpu", description="cuda: run only where a GPU is present (elsewhere it is reported needs-device).")

@@ -31,10 +31,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.check",),  # offline checks (they read the lock)
     ("pipeline.practice",),  # generated questions, coverage
     ("pipeline.derive",),  # content + locks + today -> the exam view
+    ("pipeline.stats",),  # learners' answers -> item statistics, judged against the view
     ("pipeline.render",),  # one module per output, and their registry
     ("pipeline.findings",),  # what an audit found, where it lands in the outputs
     ("pipeline.config", "pipeline.build"),
-    ("pipeline.cli", "pipeline.__main__"),
+    ("pipeline.cli", "pipeline.serve", "pipeline.__main__"),  # serve: the author's preview, a command with a server
 )
 # What a renderer must not reach for: the view has already settled all of it.
 FORBIDDEN_IN_RENDERERS = ("pipeline.citations", "pipeline.today", "pipeline.load", "pipeline.derive", "pipeline.check", "yaml", "ruamel")

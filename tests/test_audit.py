@@ -126,9 +126,9 @@ def test_validate_reads_the_lock_offline(run_cli, sources):
         f"{f}:{quote_line(sources, 'dead')}:16: error: key_points[3].citations[0].quote: the cited page is gone (HTTP 404 at the last audit, 2026-11-29); "
         "cite where the text lives now [citation-dead]",
         f"{f}:{quote_line(sources, 'blocked')}:16: warning: key_points[4].citations[0].quote: quote not checked against its page yet; "
-        "run `make audit` where the page can be reached [citation-unchecked]",
+        "run `exam-prep audit` where the page can be reached [citation-unchecked]",
         f"{f}:{quote_line(sources, 'unreachable')}:16: warning: key_points[5].citations[0].quote: quote not checked against its page yet; "
-        "run `make audit` where the page can be reached [citation-unchecked]",
+        "run `exam-prep audit` where the page can be reached [citation-unchecked]",
         f"{f}:{quote_line(sources, 'unsupported')}:16: warning: key_points[6].citations[0].quote: the cited page cannot be checked "
         "(the page is image/png, not HTML, plain text or PDF); cite an HTML, text or PDF page [citation-unsupported]",
     ]
@@ -139,7 +139,7 @@ def test_a_found_quote_goes_stale_with_the_review_policy(run_cli, sources):
     result = run_cli("validate", "--sources", "sources", "--today", "2027-06-01", cwd=sources.parent)
     line = quote_line(sources, "found")
     assert (f"sources/demo/audit.yaml:{line}:16: warning: key_points[0].citations[0].quote: quote last checked 2026-11-29, 184 days ago; "
-            "the review policy allows 180 days: run `make audit` where the page can be reached [citation-stale]") in result.lines
+            "the review policy allows 180 days: run `exam-prep audit` where the page can be reached [citation-stale]") in result.lines
 
 
 def test_second_audit_of_unchanged_pages_is_answered_by_304(run_cli, sources, server):

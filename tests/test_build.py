@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from pipeline import build as build_module
 from pipeline.check.validate import validate
 from pipeline.derive.build import source_date
-from pipeline.render import RenderContext
+from pipeline.render import Output, RenderContext
 from tests.conftest import TODAY
 
 
@@ -73,7 +73,7 @@ class _Counting:
 
 def test_unchanged_inputs_skip_the_renderer_and_leave_the_file_alone(make_sources, tmp_path, monkeypatch):
     renderer = _Counting("a.txt")
-    monkeypatch.setattr(build_module, "RENDERERS", {"a": renderer})
+    monkeypatch.setattr(build_module, "RENDERERS", {"a": Output(renderer, ("",), options=("paper",))})
     sources, out = make_sources("valid"), tmp_path / "out"
     exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
     build_module.build(exams, out)
@@ -126,7 +126,11 @@ def test_a_comment_or_whitespace_edit_rebuilds_nothing(run_cli, make_sources, tm
     again = run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))
     assert again.code == 0
     assert {p: p.stat().st_mtime_ns for p in before} == stamps and {p: p.read_bytes() for p in before} == before
-    assert "wrote " not in again.err and again.err.count("unchanged ") == len(before), again.err
+    assert "wrote " not in again.err
+    assert [line for line in again.err.splitlines() if "unchanged" in line and "written" not in line] == [
+        "demo: unchanged: guide, deck, bank, site, moodle, gift, qti21, canvas (inputs did not change; --force rebuilds, -v lists the files)"]
+    listed = run_cli("build", "-v", "--sources", str(sources), "--today", TODAY, "--out", str(out))
+    assert listed.err.count("\nunchanged ") == len(before), listed.err
 
 
 def test_a_comment_line_that_moves_questions_rebuilds_only_the_bank(run_cli, make_sources, tmp_path):
@@ -182,3 +186,33 @@ def test_a_deleted_objective_leaves_no_page_behind(make_sources, tmp_path, monke
     (sources / "demo" / "match_and_order.yaml").unlink()
     build_module.build(validate(sources, dt.date.fromisoformat(TODAY)).exams, out)
     assert sorted(p.name for p in (out / "demo" / "site").glob("objective-*.html")) == ["objective-1-1.html"]
+
+
+def test_an_option_rebuilds_only_the_outputs_that_declare_it(make_sources, tmp_path, monkeypatch):
+    guide, deck = _Counting("g.txt"), _Counting("d.txt")
+    monkeypatch.setattr(build_module, "RENDERERS", {"guide": Output(guide, ("",), options=("paper",)), "deck": Output(deck, ("",))})
+    exams = validate(make_sources("valid"), dt.date.fromisoformat(TODAY)).exams
+    out = tmp_path / "out"
+    build_module.build(exams, out)
+    built = build_module.build(exams, out, options={"paper": "letter"})
+    assert (guide.runs, deck.runs) == (2, 1)
+    assert built.outcomes == {"demo": {"guide": "written", "deck": "unchanged"}}
+
+
+def test_only_builds_the_named_outputs_and_keeps_the_others_as_they_were(make_sources, tmp_path, monkeypatch):
+    guide, deck = _Counting("g.txt"), _Counting("d.txt")
+    monkeypatch.setattr(build_module, "RENDERERS", {"guide": Output(guide, ("",)), "deck": Output(deck, ("",))})
+    sources, out = make_sources("valid"), tmp_path / "out"
+    exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
+    first = build_module.build(exams, out, only=["deck"])
+    assert (guide.runs, deck.runs, [p.name for p in first.written]) == (0, 1, ["d.txt"])
+    assert not (out / "demo" / "g.txt").exists()
+    build_module.build(exams, out)
+    source = sources / "demo" / "valid.yaml"
+    source.write_text(source.read_text().replace("title: ", "title: Edited ", 1))
+    exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
+    build_module.build(exams, out, only=["guide"])
+    assert (guide.runs, deck.runs) == (2, 1)
+    assert (out / "demo" / "d.txt").read_text() == "run 1"  # carried over, not rebuilt
+    build_module.build(exams, out)  # the deck's inputs changed since its last build: now it runs
+    assert (guide.runs, deck.runs) == (2, 2)

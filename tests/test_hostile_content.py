@@ -142,7 +142,7 @@ def test_every_xml_export_is_well_formed_for_any_allowed_character(tmp_path):
                 etree.fromstring(data)
 
 
-FAST = {"bank": "bank", "anki": "anki"}  # name -> a registry entry's name (its state files come with it), or a module
+FAST = {"bank": "bank", "deck": "deck"}  # name -> a registry entry's name (its state files come with it), or a module
 DRIVER = ("import sys, pipeline.build as b, pipeline.render as r; b.RENDERERS = {{k: r.RENDERERS.get(v, v) for k, v in {renderers!r}.items()}}; "
           "from pipeline.cli import main; sys.exit(main(sys.argv[1:]))")
 

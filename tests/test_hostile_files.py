@@ -91,7 +91,7 @@ def test_a_broken_build_state_is_repaired_with_a_warning_at_its_place(run_cli, m
 def test_deeply_nested_settings_are_a_usage_error(run_cli, tmp_path):
     (tmp_path / "pipeline.toml").write_text("allow_hosts = []\nx = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     result = run_cli("check-quote", "http://127.0.0.1:9/", "quote", "--retries", "0", cwd=tmp_path)
-    assert (result.code, result.err.strip()) == (2, "pipeline.toml:2:21: error: invalid TOML: nested more than 16 levels deep")
+    assert (result.code, result.err.strip()) == (2, "pipeline.toml:2:21: error: invalid TOML: nested more than 16 levels deep [config]")
 
 
 def test_file_names_and_texts_that_would_steer_the_terminal_are_shown_inert(run_cli, make_sources):
@@ -103,4 +103,4 @@ def test_file_names_and_texts_that_would_steer_the_terminal_are_shown_inert(run_
     result = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert result.code == 1
     assert not RAW.search(result.out + result.err), RAW.search(result.out + result.err)
-    assert "sources/demo/evil\\x1b]0;owned\\x07\\x1b[2J.yaml:2:1: error:" in result.out and "What \\u202eare things" not in result.out
+    assert "sources/demo/evil\\x1b]0;owned\\x07\\x1b[2J.yaml:1:5: error:" in result.out and "What \\u202eare things" not in result.out

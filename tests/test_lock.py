@@ -57,7 +57,7 @@ def test_network_faults_keep_the_previous_verdict_and_date():
 def test_never_audited_quotes_warn_and_fail_under_strict(run_cli, make_sources):
     sources = make_sources("valid", audited=False)
     expected = ("sources/demo/valid.yaml:11:16: {}: key_points[0].citations[0].quote: quote not checked against its page yet; "
-                "run `make audit` where the page can be reached [citation-unchecked]")
+                "run `exam-prep audit` where the page can be reached [citation-unchecked]")
     relaxed = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert (relaxed.code, relaxed.lines) == (0, [expected.format("warning")])
     strict = run_cli("validate", "--sources", "sources", "--today", TODAY, "--strict", cwd=sources.parent)
@@ -70,7 +70,7 @@ def test_an_unreadable_lock_is_an_environment_error_at_its_line(run_cli, make_so
     result = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert result.code == 2  # a broken machine-written file, not content
     assert result.err.strip() == ("sources/demo/citations.lock.json:2:4: error: the citation lock cannot be read "
-                                  "(Expecting property name enclosed in double quotes); restore it from git or run `make audit`")
+                                  "(Expecting property name enclosed in double quotes); restore it from git or run `exam-prep audit`")
 
 
 def test_build_reads_the_committed_lock_without_network(run_cli, make_sources, tmp_path, monkeypatch):

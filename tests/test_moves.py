@@ -80,7 +80,7 @@ def test_permanent_redirects_are_moved_temporary_ones_are_not(run_cli, sources, 
     assert f"    moved to {server.url('/new/home')} (audit --fix-moves rewrites the address)" in result.lines
     validated = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=sources.parent)
     assert validated.lines == [f"sources/demo/moved.yaml:13:16: warning: key_points[0].citations[0].quote: the cited page moved to {server.url('/new/home')} "
-                               "(a permanent redirect, audit of 2026-11-29); run `make audit ARGS=--fix-moves` or change the address [citation-moved]"]
+                               "(a permanent redirect, audit of 2026-11-29); run `exam-prep audit --fix-moves` or change the address [citation-moved]"]
 
 
 def test_a_moved_page_that_lost_the_quote_is_not_moved(run_cli, sources, server):

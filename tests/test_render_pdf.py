@@ -102,7 +102,7 @@ def guide_pdf(sample, tmp_path_factory) -> PdfReader:
 def test_pdf_is_a_registered_renderer():
     from pipeline.render import load
 
-    assert load(RENDERERS["pdf"]) is render
+    assert load(RENDERERS["guide"]) is render
 
 
 def test_guide_html_matches_golden(sample, tmp_path):

@@ -32,8 +32,8 @@ def test_valid_fixture_has_no_problem(run_cli, make_sources):
         ("empty_quote", "sources/demo/empty_quote.yaml:11:16: error: key_points[0].citations[0].quote: must not be empty [schema]"),
         ("answer_not_in_options", "sources/demo/answer_not_in_options.yaml:15:13: error: questions[0].answer: "
                                   "'Blue' is not one of the options ('Green'; 'Red') [question-answer]"),
-        ("broken_yaml", "sources/demo/broken_yaml.yaml:4:9: error: invalid YAML: expected ',' or ']', but got ':' "
-                        "(while parsing a flow sequence that starts at line 3, column 10) [yaml]"),
+        ("broken_yaml", "sources/demo/broken_yaml.yaml:3:10: error: invalid YAML: the [ opened here is never closed; "
+                        "close it with ] at the end of line 3 [yaml]"),
         ("malformed_cloze", "sources/demo/malformed_cloze.yaml:7:11: error: key_points[0].text: unbalanced or malformed cloze mark; "
                             "expected {{c1::phrase}} or {{c1::phrase::hint}} [cloze]"),
         ("unknown_section", "sources/demo/unknown_section.yaml:1:5: error: id: objective 7.1 belongs to section 7, "

@@ -9,7 +9,8 @@ STEM_LINE = "sources/demo/valid.yaml:17:11: {}: questions[0].stem: the same stem
 
 def _with_checks(sources, checks: str) -> None:
     exam = sources / "demo" / "exam.yaml"
-    exam.write_text(exam.read_text() + f"checks:\n{checks}")
+    text = exam.read_text()
+    exam.write_text(text + (checks if text.rstrip().splitlines()[-1].startswith("  ") and "\nchecks:\n" in text else f"checks:\n{checks}"))
 
 
 def validate(run_cli, sources, *extra):
@@ -44,7 +45,7 @@ def test_an_unknown_code_is_an_error_at_its_key_with_a_suggestion(run_cli, make_
     _with_checks(sources, "  duplicate-stems: error\n")
     result = validate(run_cli, sources)
     assert result.code == 1
-    assert result.lines == ["sources/demo/exam.yaml:12:3: error: checks.duplicate-stems: no check has this code; did you mean 'duplicate-stem'? "
+    assert result.lines == ["sources/demo/exam.yaml:14:3: error: checks.duplicate-stems: no check has this code; did you mean 'duplicate-stem'? "
                             "(codes: see the README's table of checks) [check-config]"]
 
 

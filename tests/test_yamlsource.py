@@ -41,7 +41,7 @@ def test_duplicate_keys_are_recorded_not_overwritten(tmp_path):
 @pytest.mark.parametrize(
     ("text", "position", "message"),
     [
-        ("a: [1, 2\nb: 3\n", Position(2, 2), "invalid YAML: expected ',' or ']', but got ':'"),
+        ("a: [1, 2\nb: 3\n", Position(1, 4), "invalid YAML: the [ opened here is never closed; close it with ] at the end of line 1"),
         ("a: 'open\n", Position(1, 4), "invalid YAML: the ' opened here is never closed"),
         ("", Position(1, 1), "the file is empty; expected a mapping of keys"),
         ("a: 1\n---\nb: 2\n", Position(2, 1), "invalid YAML: expected a single document in the stream, but found another document"),

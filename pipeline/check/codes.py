@@ -45,6 +45,8 @@ CODES: dict[str, str] = {
     "exam-empty": "an exam without objective files (error)",
     "see-unknown": "a cross-reference (see:) to an objective its exam does not have (error)",
     "see-exam-absent": "a cross-reference (see:) to an exam not in the sources, so not checked (warning)",
+    "placeholder": "a TODO, an example.com/.org/.net address or a section weight of 0 left in the sources (warning)",
+    "example-language": "an example's `language` that the highlighter (Pygments) does not know (warning)",
     "link": "a Markdown link to anything but an http(s) or mailto: address; outputs drop it (error, always)",
     # the item-writing lint (pipeline/check/item_lint.py; Haladyna, Downing & Rodriguez 2002)
     "item-long-answer": "a correct option much longer than the wrong ones, G24 (warning)",
@@ -56,6 +58,12 @@ CODES: dict[str, str] = {
     "cloze-gap-long": "a cloze mark hiding more than four words (warning)",
     "cloze-gap-given": "a cloze card whose sentences hold a form of the gap's answer (warning)",
     "item-points-elsewhere": "a stem or explanation pointing 'above', 'below', at 'the example' or 'the CPU run' (warning)",
+    # what learners' answers say (sources/<exam>/item-stats.json, written by `stats`; thresholds in pipeline/check/thresholds.py)
+    "item-negative-discrimination": "an item the stronger learners get wrong more often (corrected point-biserial < 0): likely mis-keyed (warning)",
+    "item-too-easy": "an item nearly everyone gets right (facility > 0.95) (warning)",
+    "item-too-hard": "an item few get right (facility < 0.30) (warning)",
+    "item-dead-distractor": "a wrong option chosen by fewer than 5% of learners (warning)",
+    "item-stats-stale": "an item edited since its answers were gathered: its statistics are not applied (warning)",
 }
 ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "exam-missing", "exam-twice", "exam-duplicate-id"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS

@@ -84,8 +84,8 @@ def _check_unique(items: Iterable[tuple[SourceFile, PathKey, str]], what: str, r
             first[key] = (file, path)
 
 
-def check_unique_ids(content: ExamContent, report: Report) -> None:
-    files = sorted(content.objective_files, key=lambda f: str(f.path))  # "second" means later in reading order
+def check_unique_ids(objective_files: Iterable[ObjectiveFile], report: Report) -> None:
+    files = sorted(objective_files, key=lambda f: str(f.path))  # "second" means later in reading order
     _check_unique(((f, ("id",), f.objective.id) for f in files if f.objective.id), "objective id", report)
     _check_unique(((f, ("key_points", i, "id"), kp.id) for f in files for i, kp in f.indexed("key_points")), "key point id", report)
     _check_unique(((f, ("questions", i, "id"), q.id) for f in files for i, q in f.indexed("questions")), "question id", report)
@@ -122,19 +122,26 @@ def check_sections(content: ExamContent, report: Report) -> None:
             _err(report, file, ("id",), f"objective {file.objective.id} belongs to section {number}, which exam.yaml does not declare (declared: {', '.join(map(str, sorted(declared)))})", "section-unknown")
 
 
-def check_question_refs(content: ExamContent, report: Report) -> None:
-    known = {kp.id for f in content.objective_files for _, kp in f.indexed("key_points")}
-    known |= {i for f in content.objective_files for i in f.unvalidated_ids}  # reported already; no second error
-    for file in content.objective_files:
+def check_question_refs(objective_files: Iterable[ObjectiveFile], report: Report) -> None:
+    objective_files = list(objective_files)
+    known = {kp.id for f in objective_files for _, kp in f.indexed("key_points")}
+    known |= {i for f in objective_files for i in f.unvalidated_ids}  # reported already; no second error
+    for file in objective_files:
         for i, question in file.indexed("questions"):
             for j, ref in enumerate(question.key_points):
                 if ref not in known:
                     _err(report, file, ("questions", i, "key_points", j), f"no key point has the id '{ref}'{did_you_mean(ref, known)}", "question-ref")
 
 
+def check_objectives_together(objective_files: Iterable[ObjectiveFile], report: Report) -> None:
+    """The rules across objective files that need nothing of exam.yaml: unique ids, question references."""
+    objective_files = list(objective_files)
+    check_unique_ids(objective_files, report)
+    check_question_refs(objective_files, report)
+
+
 def check_exam(content: ExamContent, ctx: CheckContext, report: Report) -> None:
     """The exam-wide rules: run once exam.yaml and the objectives have loaded."""
     check_review_date(content.exam_file, ("reviewed",), content.exam.reviewed, ctx, report)
     check_sections(content, report)
-    check_unique_ids(content, report)
-    check_question_refs(content, report)
+    check_objectives_together(content.objective_files, report)

@@ -9,21 +9,26 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
+from pipeline.check import thresholds
 from pipeline.check.codes import CONFIGURABLE
 from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.load.content import ExamFile
 
 
 def configured(exam_file: ExamFile, report: Report) -> dict[str, str]:
-    """The exam's valid severity settings; each unknown code is reported at its key."""
-    settings = dict(exam_file.exam.checks)
-    for code in list(settings):
+    """The exam's valid severity settings (code -> level); each unknown code, and each threshold a code does
+    not take or that is out of range, is reported at its key."""
+    settings = {}
+    for code, setting in exam_file.exam.checks.items():
+        position = exam_file.doc.key_position(("checks", code))
         if code not in CONFIGURABLE:
             guess = difflib.get_close_matches(code, sorted(CONFIGURABLE), n=1)
             hint = f"; did you mean '{guess[0]}'?" if guess else ""
-            position = exam_file.doc.key_position(("checks", code))
             report.error(exam_file.path, position, f"checks.{code}: no check has this code{hint} (codes: see the README's table of checks)", "check-config")
-            del settings[code]
+        elif problem := thresholds.problem(code, setting):
+            report.error(exam_file.path, position, problem, "check-config")
+        else:
+            settings[code] = setting if isinstance(setting, str) else setting.severity
     return settings
 
 

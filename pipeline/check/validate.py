@@ -10,20 +10,24 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.check import item_lint, severity
 from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
+from pipeline.check.languages import check_languages
 from pipeline.check.links import check_links
+from pipeline.check.placeholders import check_placeholders
 from pipeline.citations.lockcheck import check_lock
 from pipeline.diagnostics import Report
 from pipeline.errors import UsageError
 from pipeline.examples.lockcheck import check_examples_lock, check_requirements_file
-from pipeline.load.content import ExamContent, ExamFile
+from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
+
+Judge = Callable[[ExamContent, Report], None]
 
 
 @dataclass
@@ -35,6 +39,9 @@ class ExamCheck:
     name: str
     content: ExamContent | None = None
     report: Report = field(default_factory=Report)
+    objective_files: int = 0  # objective files read (valid or not)
+    unchecked: int = 0  # items the rule checks could not look at, for their schema errors
+    not_checked: list[str] = field(default_factory=list)  # sentences: what could not be checked, and why
 
     @property
     def ok(self) -> bool:
@@ -47,6 +54,7 @@ class Validation:
 
     checks: list[ExamCheck]
     report: Report
+    names: list[str] = field(default_factory=list)  # every exam of the sources, chosen or not
 
     @property
     def exams(self) -> list[ExamContent]:
@@ -61,6 +69,18 @@ class Validation:
     @property
     def ok(self) -> bool:
         return not self.report.errors
+
+    @property
+    def exam_count(self) -> int:
+        return len(self.checks)
+
+    @property
+    def objective_count(self) -> int:
+        return sum(c.objective_files for c in self.checks)
+
+    @property
+    def unchecked(self) -> int:
+        return sum(c.unchecked for c in self.checks)
 
 
 def _exam_files(sources: Path) -> list[tuple[ExamCheck, ExamFile | None]]:
@@ -98,6 +118,14 @@ def _select(found: list[tuple[ExamCheck, ExamFile | None]], wanted: Sequence[str
     return [(check, f) for check, f in found if check.name in wanted]
 
 
+def _left_out(file: ObjectiveFile) -> int:
+    """How many items of a partial objective file were beyond repair (not handed to the checks)."""
+    if not file.partial or not isinstance(file.doc.data, dict):
+        return 0
+    return sum(max(len(file.doc.data.get(name) or []) - len(file.item_indexes.get(name, ())), 0)
+               for name in ("key_points", "terms", "examples", "questions") if isinstance(file.doc.data.get(name), list))
+
+
 class _Targets:
     """The exams cross-references may point at: every exam of the sources, loaded on first use when it
     is not among those being checked (its own problems are not reported then)."""
@@ -121,35 +149,51 @@ class _Targets:
         return self._loaded[exam_id]
 
 
-def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lock: bool) -> None:
+def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lock: bool, judges: Sequence[Judge] = ()) -> None:
     loaded = load_objectives(check.folder, exam_file, check.report)
+    check.objective_files = len(loaded.objective_files)
     for source in [loaded.exam_file, *loaded.objective_files]:
         check_links(source.doc if source else None, check.report)
+        check_placeholders(source, check.report)
     content = loaded.content()
     policy = content.exam.review_policy.max_age_days if content else None
     ctx = checks.CheckContext(today=today, max_review_age_days=policy)
     for file in loaded.objective_files:
         checks.check_objective(file, ctx, check.report)
         item_lint.lint_objective(file, check.report)
+        check_languages(file, check.report)
+    check.unchecked = sum(_left_out(file) for file in loaded.objective_files)
     if content:
         checks.check_exam(content, ctx, check.report)
         check_requirements_file(content, check.report)
         if lock:
             check_lock(content, today, policy, check.report)
             check_examples_lock(content, check.report)
+        if not check.report.errors:  # judges read a derived view of the exam, which needs sound sources
+            for judge in judges:
+                judge(content, check.report)
         check.content = content
+    else:
+        checks.check_objectives_together(loaded.objective_files, check.report)
+        if exam_file is None and check.report.errors:
+            check.not_checked.append("exam.yaml cannot be read as an exam: sections, weights, review dates against its policy, "
+                                     "the citation lock and cross-references were not checked")
 
 
-def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool = True, exams: Sequence[str] | None = None) -> Validation:
+def validate(sources: Path, today: dt.date, *, strict: bool | Callable[[str], bool] = False, lock: bool = True,
+             exams: Sequence[str] | None = None, judges: Sequence[Judge] = ()) -> Validation:
     """Check the exams of `sources` (only those whose id is in `exams`, when given).
 
+    `strict` may say per exam id whether warnings are errors (pipeline.toml's per-exam `strict`).
     `lock=False` leaves out what the citation and examples locks say (for `audit` and `examples`, which
-    are about to rewrite them)."""
+    are about to rewrite them); `judges` are checks from stages above this one, run on each exam without
+    errors before its severities apply (the CLI hands in `pipeline.stats.lockcheck.check_item_stats`, which
+    reads item-stats.json against the exam's view)."""
     found = _exam_files(sources)
     _check_duplicate_ids(found)
     chosen = _select(found, exams, sources)
     for check, exam_file in chosen:
-        _check_exam(check, exam_file, today, lock)
+        _check_exam(check, exam_file, today, lock, judges)
     targets = _Targets(found)
     report = Report()
     for check, _ in chosen:
@@ -158,7 +202,7 @@ def validate(sources: Path, today: dt.date, *, strict: bool = False, lock: bool 
             check.content = replace(check.content, cross_refs=resolve(check.content, targets))
             # the exam's own severity settings (exam.yaml `checks:`), applied once all its checks ran
             check.report.items = severity.apply(check.report.items, severity.configured(check.content.exam_file, check.report))
-        if strict:
+        if strict(check.name) if callable(strict) else strict:
             check.report.promote_warnings()
         report.extend(check.report)
-    return Validation([check for check, _ in chosen], report)
+    return Validation([check for check, _ in chosen], report, targets.ids())

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline.errors import UsageError
+from pipeline.prog import prog
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from schema.citation_status import Status
@@ -38,7 +39,7 @@ class LockError(UsageError):
     """The lock file exists but cannot be read: a machine-written file is broken, not the content (exit 2)."""
 
     def __init__(self, path: Path, reason: str, line: int = 1, col: int = 1) -> None:
-        super().__init__(f"{path}:{line}:{col}: error: the citation lock cannot be read ({reason}); restore it from git or run `make audit`")
+        super().__init__(f"{path}:{line}:{col}: error: the citation lock cannot be read ({reason}); restore it from git or run `{prog()} audit`")
         self.path, self.reason, self.line, self.col = path, reason, line, col
 
 

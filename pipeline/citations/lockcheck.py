@@ -16,8 +16,11 @@ from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
 from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
+from pipeline.prog import prog
 
-RUN_AUDIT = "run `make audit` where the page can be reached"
+
+def _run_audit() -> str:
+    return f"run `{prog()} audit` where the page can be reached"
 SHOWN = 200  # characters of a closest passage shown in a message
 
 
@@ -31,14 +34,14 @@ def problem(entry: LockEntry, today: dt.date, max_age_days: int | None) -> tuple
     if entry.status == Status.FOUND and entry.checked:
         age = (today - entry.checked).days
         if max_age_days is not None and age > max_age_days:
-            return "warning", f"quote last checked {when}, {age} days ago; the review policy allows {max_age_days} days: {RUN_AUDIT}", "citation-stale"
+            return "warning", f"quote last checked {when}, {age} days ago; the review policy allows {max_age_days} days: {_run_audit()}", "citation-stale"
         if CHANGED_SINCE_REVIEW in entry.warnings:
             return "warning", f"the page's text around the quote changed since the objective was reviewed (audit of {when}); re-read it, then renew `reviewed`", "citation-changed"
         return None
     if entry.status == Status.ARCHIVED:
         return "warning", f"the cited page is gone or changed, but an archived copy of {entry.archive_date} holds the quote ({entry.archive_url}); cite where the text lives now", "citation-archived"
     if entry.status == Status.MOVED:
-        return "warning", f"the cited page moved to {entry.moved_to} (a permanent redirect, audit of {when}); run `make audit ARGS=--fix-moves` or change the address", "citation-moved"
+        return "warning", f"the cited page moved to {entry.moved_to} (a permanent redirect, audit of {when}); run `{prog()} audit --fix-moves` or change the address", "citation-moved"
     if entry.status == Status.DRIFTED:
         return "error", f"quote not on the page at the last audit ({when}); closest passage ({entry.score or 0:.0%} alike): \"{shorten(entry.closest or '')}\"; quote the page's words or cite where they are", "citation-drifted"
     if entry.status == Status.MISSING:
@@ -47,7 +50,7 @@ def problem(entry: LockEntry, today: dt.date, max_age_days: int | None) -> tuple
         return "error", f"the cited page is gone (HTTP {entry.http_status} at the last audit, {when}); cite where the text lives now", "citation-dead"
     if entry.status == Status.UNSUPPORTED:
         return "warning", f"the cited page cannot be checked ({entry.detail or 'unsupported'}); cite an HTML, text or PDF page", "citation-unsupported"
-    return "warning", f"quote not checked against its page yet; {RUN_AUDIT}", "citation-unchecked"
+    return "warning", f"quote not checked against its page yet; {_run_audit()}", "citation-unchecked"
 
 
 def check_lock(content: ExamContent, today: dt.date, max_age_days: int | None, report: Report) -> None:

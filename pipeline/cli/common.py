@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from pipeline import config
 from pipeline.check.validate import ExamCheck, Validation, validate
+from pipeline.cli import say
 from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.position import Position
 from pipeline.practice.generate import DROP_REASONS, generate
+from pipeline.prog import prog
+from pipeline.stats.lockcheck import check_item_stats
 from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
@@ -25,9 +28,8 @@ def add_exam_option(parser: argparse.ArgumentParser, verb: str) -> None:
 def add_source_options(parser: argparse.ArgumentParser, verb: str = "check") -> None:
     parser.add_argument("--sources", type=Path, default=Path("sources"), metavar="DIR", help="the sources folder (default: sources)")
     add_exam_option(parser, verb)
-    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--strict", action="store_true", default=None, help="treat warnings as errors (default: `strict` in pipeline.toml, else off)")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date to check review dates against (default: SOURCE_DATE_EPOCH, else the clock)")
-    parser.add_argument("--verbose", action="store_true", help="list every quote not yet checked, instead of one line per exam, and every generated and dropped question")
 
 
 def _grouped(check: ExamCheck) -> list[Diagnostic]:
@@ -38,8 +40,8 @@ def _grouped(check: ExamCheck) -> list[Diagnostic]:
         return check.report.items
     lock = check.folder / "citations.lock.json"
     where = lock if lock.is_file() else (check.content.exam_file.path if check.content else unchecked[0].path)
-    message = (f"{len(unchecked)} quotes not checked against their pages yet; run `python -m pipeline audit --exam {check.name}` "
-               "where the pages can be reached (--verbose lists each)")
+    message = (f"{len(unchecked)} quotes not checked against their pages yet; run `{prog()} audit --exam {check.name}` "
+               "where the pages can be reached (-v lists each)")
     rest = [d for d in check.report.items if d not in unchecked]
     return [*rest, Diagnostic(where, Position(1, 1), Severity.WARNING, message, UNCHECKED)]
 
@@ -49,7 +51,7 @@ def print_diagnostics(result: Validation, verbose: bool) -> None:
     for check in result.checks:
         shown.items.extend(check.report.items if verbose else _grouped(check))
     for diagnostic in shown.sorted():
-        print(diagnostic.format())
+        say.problem(diagnostic.format())
 
 
 def print_generated(result: Validation) -> None:
@@ -59,11 +61,11 @@ def print_generated(result: Validation) -> None:
     for content in result.exams:
         generation = generate(content)
         for sourced in generation.questions:
-            print(f"{content.exam.id}: generated {sourced.question.id} ({sourced.rule}, {sourced.question.type}, drill)", file=sys.stderr)
+            say.info(f"{content.exam.id}: generated {sourced.question.id} ({sourced.rule}, {sourced.question.type}, drill)")
         for dropped in generation.dropped:
             extra = f" of {dropped.duplicate_of}" if dropped.duplicate_of and dropped.reason == "near_duplicate" else ""
             why = generation.details.get(dropped.id) or f"{dropped.reason}{extra}: {DROP_REASONS.get(dropped.reason, '')}".rstrip(": ")
-            print(f"{content.exam.id}: dropped {dropped.id} ({dropped.rule}): {why}", file=sys.stderr)
+            say.info(f"{content.exam.id}: dropped {dropped.id} ({dropped.rule}): {why}")
 
 
 def print_table(result: Validation, outputs: dict[str, str] | None = None) -> None:
@@ -75,14 +77,17 @@ def print_table(result: Validation, outputs: dict[str, str] | None = None) -> No
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = [cell.ljust(w) if i in (0, 3) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
-        print(for_terminal("  ".join(cells).rstrip()), file=sys.stderr)
+        say.info(for_terminal("  ".join(cells).rstrip()))
 
 
 def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:
     """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on stderr."""
-    result = validate(args.sources, resolve_today(args.today), strict=args.strict, exams=getattr(args, "exam", None))
-    print_diagnostics(result, getattr(args, "verbose", False))
-    if getattr(args, "verbose", False):
+    result = validate(args.sources, resolve_today(args.today), strict=strictness(args), exams=getattr(args, "exam", None),
+                      judges=(check_item_stats,))
+    if getattr(args, "settings", None) is not None:
+        args.settings.check_exams(result.names)
+    print_diagnostics(result, say.verbose())
+    if say.verbose():
         print_generated(result)
     if table:
         print_table(result)
@@ -95,15 +100,27 @@ def refused(checked: Validation, verb: str, why: str = "") -> bool:
     if checked.ok:
         return False
     for diagnostic in checked.report.sorted():
-        print(diagnostic.format())
-    print(f"{verb}: not run: fix the errors above first{why}", file=sys.stderr)
+        say.problem(diagnostic.format())
+    say.summary(f"{verb}: not run: fix the errors above first{why}")
     return True
 
 
 def print_summary(result: Validation) -> None:
-    objectives = sum(len(e.objective_files) for e in result.exams)
+    objectives = result.objective_count
     errors, warnings = len(result.report.errors), len(result.report.warnings)
-    print(f"validate: {len(result.exams)} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    for check in result.checks:
+        for sentence in check.not_checked:
+            say.summary(f"validate: {check.name}: {sentence}")
+    unchecked = f"; {result.unchecked} item(s) not checked further until their schema errors are fixed" if result.unchecked else ""
+    say.summary(f"validate: {result.exam_count} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s){unchecked}")
+
+
+def strictness(args: argparse.Namespace) -> Callable[[str], bool]:
+    """Per exam: --strict, else the exam's `strict` in pipeline.toml, else the top level's, else off."""
+    settings = getattr(args, "settings", None) or config.Settings()
+    if args.strict:
+        return lambda exam_id: True
+    return lambda exam_id: bool(settings.for_exam(exam_id).strict)
 
 
 def relative(paths: Sequence[Path]) -> list[str]:

@@ -1,8 +1,12 @@
-"""`python -m pipeline VERB ...`: a thin command line; each verb calls one library function.
+"""`exam-prep VERB ...` (or `python -m pipeline VERB ...`): a thin command line; each verb calls one library function.
+
+Global options (`--debug`, `-q`, `-v`) are accepted before or after the verb. `pipeline.toml` is read and
+checked before any verb runs, so a broken setting fails every command the same way.
 
 Exit codes: 0 ok; 1 content errors or audit findings (`PipelineError`); 2 usage and environment problems
-(`UsageError`, and any `OSError`: a read-only, missing or full output folder, a path that is a file);
-3 only for a bug: one line asking for a report, the traceback in a crash log (`--debug` prints it).
+(`UsageError`, a missing dependency, and any `OSError`: a read-only, missing or full output folder, a path
+that is a file); 3 only for a bug: one line asking for a report, the traceback in a crash log (`--debug`
+prints it).
 """
 
 from __future__ import annotations
@@ -14,24 +18,38 @@ import sys
 from pipeline import __version__
 from pipeline.cli.commands import COMMANDS
 from pipeline.cli.crash import environment_message, report_crash
+from pipeline.cli.missing import is_missing_dependency
+from pipeline.cli.missing import message as missing_message
+from pipeline.cli.options import global_options
 from pipeline.errors import PipelineError, UsageError
+from pipeline.prog import prog
 from pipeline.text.terminal import for_terminal
 
 
 def make_parser(argv: list[str]) -> argparse.ArgumentParser:
     """The parser, with the arguments of the verb named in `argv` (only its module is imported)."""
-    parser = argparse.ArgumentParser(prog="python -m pipeline", description="Exam-prep content pipeline: validate sources, check citations, render study guide, deck and bank.")
+    parser = argparse.ArgumentParser(prog=prog(), parents=[global_options(after_verb=False)],
+                                     description="Exam-prep content pipeline: check study sources and their quotes, "
+                                                 "and build the study guide, deck, bank, site and LMS exports.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
     verbs = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    chosen = next((arg for arg in argv if arg in COMMANDS), None)
     for name, command in COMMANDS.items():
-        sub = verbs.add_parser(name, help=command.help, description=command.help)
+        sub = verbs.add_parser(name, help=command.help, description=command.help, parents=[global_options(after_verb=True)])
         if name == chosen:
             module = importlib.import_module(command.module)
             module.add_arguments(sub)
             sub.set_defaults(run=module.run)
     return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pipeline import config  # here, not at the top: this module imports nothing from outside the standard library
+    from pipeline.cli import say
+
+    say.configure(quiet=args.quiet, verbose=args.verbose)
+    args.settings = config.load()  # checked for every command: a broken setting is never ignored
+    return args.run(args)
 
 
 def _shown(exc: Exception) -> str:
@@ -43,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = make_parser(argv).parse_args(argv)
     try:
-        return args.run(args)
+        return _run(args)
     except UsageError as exc:
         print(_shown(exc), file=sys.stderr)
         return 2
@@ -55,6 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except OSError as exc:  # the machine's or the user's: a folder that is read-only, missing, full, a file
         print(environment_message(exc), file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        if not is_missing_dependency(exc):
+            print(report_crash(args.debug), file=sys.stderr)
+            return 3
+        print(missing_message(exc), file=sys.stderr)
         return 2
     except Exception:  # a bug: one line, the traceback in a log
         print(report_crash(args.debug), file=sys.stderr)

@@ -14,24 +14,27 @@ import sys
 from pathlib import Path
 from string import Template
 
+from pipeline.check.placeholders import TODO
+from pipeline.cli.options import global_options
 from pipeline.errors import PipelineError
 from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
-from pipeline.paths import ROOT, TEMPLATES
+from pipeline.paths import SCHEMAS, TEMPLATES
+from pipeline.prog import prog
 from pipeline.text.slug import slug
 from pipeline.today import resolve_today
 
 SCAFFOLD = TEMPLATES / "scaffold"
-SCHEMAS = ROOT / "schema"
 EXAM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NUMBER = re.compile(r"^[0-9]+\.[0-9]+$")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
-    exam = kinds.add_parser("exam", help="a new exam folder with its exam.yaml", description="write SOURCES/ID/exam.yaml")
+    common = [global_options(after_verb=True)]
+    exam = kinds.add_parser("exam", help="a new exam folder with its exam.yaml", description="write SOURCES/ID/exam.yaml", parents=common)
     exam.add_argument("exam_id", metavar="ID", help="the exam's id: lower case with dashes (e.g. dbx-ml-associate)")
-    objective = kinds.add_parser("objective", help="a new objective file in an exam", description="write an objective file in SOURCES/EXAM/")
+    objective = kinds.add_parser("objective", help="a new objective file in an exam", description="write an objective file in SOURCES/EXAM/", parents=common)
     objective.add_argument("exam_id", metavar="EXAM", help="the exam's id")
     objective.add_argument("number", metavar="NUMBER", help='the objective\'s number, e.g. 1.2 (its first part is the section)')
     objective.add_argument("title", metavar="TITLE", help="the objective's title")
@@ -42,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _write(path: Path, template: str, **values: str) -> None:
     schema = os.path.relpath(SCHEMAS / f"{template}.schema.json", path.parent.resolve())
-    text = Template((SCAFFOLD / f"{template}.yaml").read_text(encoding="utf-8")).substitute(schema=schema, **values)
+    text = Template((SCAFFOLD / f"{template}.yaml").read_text(encoding="utf-8")).substitute(schema=schema, prog=prog(), **values)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8") as handle:  # "x": never overwrite an author's file
         handle.write(text)
@@ -57,27 +60,52 @@ def new_exam(args: argparse.Namespace) -> int:
         print(f"error: {folder} already exists; nothing written", file=sys.stderr)
         return 1
     _write(folder / EXAM_FILE, "exam", exam_id=args.exam_id, code=args.exam_id.upper(), today=resolve_today(args.today).isoformat())
-    print(f"next: fill in {folder / EXAM_FILE}, then `python -m pipeline new objective {args.exam_id} 1.1 \"TITLE\"`", file=sys.stderr)
+    print(f"next: fill in {folder / EXAM_FILE}, then `{prog()} new objective {args.exam_id} 1.1 \"TITLE\"`", file=sys.stderr)
     return 0
 
 
-def _section_folder(folder: Path, section: int) -> str:
-    """`<n>-<section title>` when exam.yaml declares the section (as the sample is laid out), else `<n>`."""
+def _sections(folder: Path) -> dict[int, str]:
+    """exam.yaml's sections, number -> title, read as YAML (the exam may still have other errors)."""
+    path = exam_path(folder)
     try:
-        sections = load_yaml(exam_path(folder)).data.get("sections") or []
-        title = next(s["title"] for s in sections if isinstance(s, dict) and s.get("number") == section)
-        return f"{section}-{slug(str(title)) or 'section'}"
-    except (PipelineError, StopIteration, AttributeError, KeyError, TypeError):
+        data = load_yaml(path).data
+    except PipelineError as exc:
+        raise PipelineError(f"error: {os.path.relpath(path)} cannot be read ({exc}); fix it first (`{prog()} validate` says where)") from None
+    sections = data.get("sections") if isinstance(data, dict) else None
+    return {s["number"]: str(s.get("title", "")) for s in sections or [] if isinstance(s, dict) and isinstance(s.get("number"), int)}
+
+
+def _refuse_undeclared(folder: Path, number: str, section: int, sections: dict[int, str]) -> None:
+    declared = ", ".join(f"{n} {title}" for n, title in sorted(sections.items())) or "none"
+    closest = min(sections, key=lambda n: (abs(n - section), n)) if sections else None
+    hint = f"; did you mean {closest}.{number.split('.')[1]}?" if closest is not None else ""
+    raise PipelineError(f"error: section {section} is not declared in {os.path.relpath(exam_path(folder))} (declared: {declared}){hint} "
+                        f"To add it, write `- {{number: {section}, title: ..., weight: ...}}` under `sections:` first")
+
+
+def _section_folder(folder: Path, section: int, title: str) -> str:
+    """The section's folder: one that exists already (`6`, `6-performance-optimization`), else `<n>-<title>`
+    from the section's real title; while the title is still a placeholder, `<n>` alone."""
+    existing = sorted(p.name for p in folder.iterdir() if p.is_dir() and (p.name == str(section) or p.name.startswith(f"{section}-")))
+    if existing:
+        return existing[0]
+    if TODO.search(title) or not title.strip():
+        print(f"note: section {section}'s title is still a placeholder, so the folder is named {section}/; "
+              "any folder name works, rename it when you write the title", file=sys.stderr)
         return str(section)
+    return f"{section}-{slug(title) or 'section'}"
 
 
 def new_objective(args: argparse.Namespace) -> int:
     folder = args.sources / args.exam_id
     if exam_path(folder) is None:
-        raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `python -m pipeline new exam {args.exam_id}` first")
+        raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `{prog()} new exam {args.exam_id}` first")
     if not NUMBER.match(args.number):
         raise PipelineError(f"error: objective number {args.number!r}: expected SECTION.NUMBER, e.g. 1.2")
-    path = folder / _section_folder(folder, int(args.number.split(".")[0])) / f"{args.number}-{slug(args.title) or 'objective'}.yaml"
+    section, sections = int(args.number.split(".")[0]), _sections(folder)
+    if section not in sections:
+        _refuse_undeclared(folder, args.number, section, sections)
+    path = folder / _section_folder(folder, section, sections[section]) / f"{args.number}-{slug(args.title) or 'objective'}.yaml"
     if path.exists():
         print(f"error: {path} already exists; nothing written", file=sys.stderr)
         return 1

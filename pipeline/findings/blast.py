@@ -60,8 +60,8 @@ class _ExamIndex:
         for question in view.questions:
             for point in dict.fromkeys(question.key_points):
                 by_point[point].append(question)
-        notes = {key: found[0] for key, found in registry.places("anki", view).items()}
-        return cls(content, {o.id: o.title for o in view.objectives}, by_point, notes, registry.places("pdf", view), registry.places("site", view))
+        notes = {key: found[0] for key, found in registry.places("deck", view).items()}
+        return cls(content, {o.id: o.title for o in view.objectives}, by_point, notes, registry.places("guide", view), registry.places("site", view))
 
 
 def blast_radius(result: AuditResult) -> list[Blast]:

@@ -53,6 +53,7 @@ class ObjectiveFile(SourceFile):
 @dataclass(frozen=True)
 class ExamFile(SourceFile):
     exam: Exam
+    partial: bool = False  # invalid, repaired for the checks (pipeline/load/repair.py); never built
 
 
 @dataclass(frozen=True)

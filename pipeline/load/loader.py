@@ -19,15 +19,16 @@ from pipeline.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
 from pipeline.load.limits import outside_sources
+from pipeline.load.repair import repaired
 from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
-from pipeline.questions import QUESTION
+from pipeline.prog import prog
+from pipeline.questions import QUESTION, TYPES
 from pipeline.text.messages import describe
 from schema.models import Exam, Objective
 
 EXAM_FILE = "exam.yaml"
 EXAM_FILES = (EXAM_FILE, "exam.yml")
-NEW_EXAM = "python -m pipeline new exam ID"
 
 
 @dataclass
@@ -52,7 +53,7 @@ def exam_folders(sources: Path) -> list[Path]:
     folders = sorted(p for p in sources.iterdir() if p.is_dir() and not p.name.startswith(".")
                      and (outside_sources(p, sources) or exam_path(p) or _yaml_files(p)))  # a link out: listed, never read
     if not folders:
-        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{NEW_EXAM}` writes one)")
+        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{prog()} new exam ID` writes one)")
     return folders
 
 
@@ -83,6 +84,9 @@ def _validate(path: Path, model: type[BaseModel], report: Report, sources: Path)
         return None, None
     for key_path, position in doc.duplicate_keys:
         report.error(path, position, f"{field_label(key_path)}: key given twice; keep one", "yaml")
+    for key_path, position, value in doc.stray_quotes:
+        report.error(path, position, f"{field_label(key_path)}: a closing \" with no opening one, so it would be shown as part of the "
+                     f'text; open the value with " too ("{value}) or remove it', "yaml")
     if not isinstance(doc.data, dict):
         report.error(path, Position(1, 1), f"expected a mapping of keys at the top of the file, got {describe(doc.data)}", "schema")
         return doc, None
@@ -94,7 +98,8 @@ def _validate(path: Path, model: type[BaseModel], report: Report, sources: Path)
 
 
 # What validates one item of each list: a question's model depends on its `type` (the union of the types).
-_ITEM_MODELS = {"key_points": model_at(Objective, ("key_points",)), "terms": model_at(Objective, ("terms",)), "questions": QUESTION}
+_ITEM_MODELS = {"key_points": model_at(Objective, ("key_points",)), "terms": model_at(Objective, ("terms",)),
+                "examples": model_at(Objective, ("examples",)), "questions": QUESTION}
 
 
 def _salvage(doc: YamlDocument) -> ObjectiveFile:
@@ -117,14 +122,22 @@ def _salvage(doc: YamlDocument) -> ObjectiveFile:
 
 
 def _valid_or_none(model: Any, value: Any) -> Any:
+    """An item as the checks may see it: valid, or repaired the way its author meant it (pipeline/load/repair.py).
+    A question is repaired as the member of the union its `type` names."""
+    if hasattr(model, "model_validate"):
+        return repaired(model, value)
     try:
-        return model.model_validate(value) if hasattr(model, "model_validate") else model.validate_python(value)
+        return model.validate_python(value)
     except ValidationError:
-        return None
+        member = TYPES.get(value.get("type")) if model is QUESTION and isinstance(value, dict) and isinstance(value.get("type"), str) else None
+        return repaired(member.model, value) if member is not None else None
 
 
 def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
-    """The folder's validated exam file; None (with an error in `report`) when missing or invalid."""
+    """The folder's validated exam file; None (with an error in `report`) when missing or invalid beyond repair.
+
+    An invalid file that repairs (a misspelt key, a bad optional value) comes back `partial`, so that the
+    exam-wide checks still run in the same pass; its schema errors keep it from being built."""
     if why := outside_sources(folder, folder.parent):
         report.error(folder, Position(1, 1), why, "yaml")  # the whole exam folder links out: none of it is read
         return None
@@ -132,12 +145,15 @@ def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
     if path is None:
         first = objective_paths(folder)[0]
         report.error(first, Position(1, 1), f"objective files but no exam file in {folder.name}/: add {folder.name}/{EXAM_FILE} "
-                     f"(`{NEW_EXAM}` writes one)", "exam-missing")
+                     f"(`{prog()} new exam ID` writes one)", "exam-missing")
         return None
     if all((folder / name).is_file() for name in EXAM_FILES):
         report.error(folder / EXAM_FILES[1], Position(1, 1), f"two exam files in {folder.name}/ ({' and '.join(EXAM_FILES)}); keep one", "exam-twice")
     doc, exam = _validate(path, Exam, report, folder.parent)
-    return ExamFile(doc, exam) if exam is not None else None
+    if exam is not None:
+        return ExamFile(doc, exam)
+    exam = repaired(Exam, doc.data) if doc is not None and isinstance(doc.data, dict) else None
+    return ExamFile(doc, exam, partial=True) if exam is not None else None  # for the checks only: it has errors
 
 
 def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) -> LoadedExam:
@@ -148,7 +164,7 @@ def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) ->
     paths = objective_paths(folder)
     if not paths and exam_file is not None:
         report.error(exam_file.path, Position(1, 1), f"exam '{exam_file.exam.id}' has no objective files; add one "
-                     f"(`python -m pipeline new objective {exam_file.exam.id} NUMBER TITLE` writes one)", "exam-empty")
+                     f"(`{prog()} new objective {exam_file.exam.id} NUMBER TITLE` writes one)", "exam-empty")
     for path in paths:
         doc, objective = _validate(path, Objective, report, folder.parent)
         if objective is not None:

@@ -7,7 +7,13 @@ authors make are few and recognisable; each gets its place and a hint here:
 - a tab in the indentation (YAML indents with spaces only);
 - a quote that is never closed, or closed only lines later, having swallowed the keys between;
 - an unquoted value starting with `{{c1::`, which YAML reads as a mapping;
-- a `: ` inside an unquoted value, or a line indented deeper than the key above it.
+- a `: ` inside an unquoted value, or a line indented deeper than the key above it;
+- a `{` or `[` never closed (reported where it opens, not where the parser gave up lines later);
+- a `: ` inside a value of a `{...}` mapping;
+- a quote inside a quoted value that ends it early (`'It's'`, `"say "hi""`);
+- a `|` or `>` block whose first line is indented more than the rest (it needs an indentation
+  indicator, `|2`, to keep its leading spaces);
+- a list item or a key indented less than its siblings above it.
 
 Anything else keeps the parser's words, at the parser's place.
 """
@@ -93,7 +99,136 @@ def syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str]:
     swallowed = _swallowing_quote(text, mark) if mark else None
     if swallowed:
         return swallowed
+    for hint in (_flow_problem, _quote_ends_early, _block_needs_indicator, _dedented):
+        found = hint(text, exc) if mark else None
+        if found:
+            return found
     return _parser_words(text, exc)
+
+
+_OPENERS = {yaml.FlowMappingStartToken: "{", yaml.FlowSequenceStartToken: "["}
+_CLOSERS = (yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+
+
+def _open_flows(text: str, stop: yaml.Mark) -> list[yaml.Token]:
+    """The `{` and `[` still open where the parser stopped."""
+    stack: list[yaml.Token] = []
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if token.start_mark.index >= stop.index:
+                break
+            if type(token) in _OPENERS:
+                stack.append(token)
+            elif isinstance(token, _CLOSERS) and stack:
+                stack.pop()
+    except yaml.YAMLError:
+        pass  # the scan stops at the same mistake
+    return stack
+
+
+def _flow_problem(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str] | None:
+    """A `{`/`[` never closed (at the bracket), or a `: ` inside a `{...}` value (at the value)."""
+    mark = exc.problem_mark
+    stack = _open_flows(text, mark)
+    if not stack:
+        return None
+    opener = stack[-1]
+    bracket = _OPENERS[type(opener)]
+    closing = "}" if bracket == "{" else "]"
+    if mark.line > opener.start_mark.line or "stream end" in (exc.problem or ""):
+        return _pos(opener.start_mark), (f"invalid YAML: the {bracket} opened here is never closed; close it with {closing} "
+                                         f"at the end of line {opener.start_mark.line + 1}")
+    if bracket == "{" and "but got ':'" in (exc.problem or ""):
+        line = _line(text, mark.line + 1)
+        start = max(line.rfind(",", 0, mark.column), line.rfind("{", 0, mark.column)) + 1
+        key, _, value = line[start:].partition(": ")
+        value = value.split(",")[0].split("}")[0].strip()
+        column = line.index(value, start) + 1 if value in line[start:] else start + 1
+        fixed = value.replace('"', '\\"')
+        return Position(mark.line + 1, column), (f"invalid YAML: the value {value!r} holds ': ', which ends a key inside {{...}}; "
+                                                 f'quote it: {key.strip()}: "{fixed}"')
+    return None
+
+
+def _quote_ends_early(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str] | None:
+    """`'It's fine'`: the quote inside closes the value, and the rest of the line is left over."""
+    mark = exc.problem_mark
+    if "but found '<scalar>'" not in (exc.problem or "") and "could not find expected ':'" not in (exc.problem or ""):
+        return None
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if token.start_mark.index >= mark.index:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ('"', "'") and token.end_mark.line == mark.line:
+                last = token
+    except yaml.YAMLError:
+        pass
+    if last is None or last.end_mark.index > mark.index or text[last.end_mark.index:mark.index].strip():
+        return None
+    quote = last.style
+    inner = text[last.start_mark.index + 1:last.end_mark.index - 1]
+    rest = _line(text, mark.line + 1)[mark.column:].rstrip()
+    whole = inner + quote + rest.rstrip(quote)
+    if quote == "'":
+        fix = f"write it twice inside single quotes ('{whole.replace(chr(39), chr(39) * 2)}'), or use double quotes: \"{whole}\""
+    else:
+        fix = f"escape it as \\\" (\"{whole.replace(chr(34), chr(92) + chr(34))}\"), or use single quotes: '{whole}'"
+    return Position(last.end_mark.line + 1, last.end_mark.column), (  # the quote that closed it: one column before its end
+        f"invalid YAML: this {quote} ends the quoted value early (the text goes on after it); {fix}")
+
+
+_BLOCK = re.compile(r"^(\s*(?:-\s+)?)([\w-]+):\s*([|>])([+-]?)\s*(?:#.*)?$")
+
+
+def _block_needs_indicator(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str] | None:
+    """A literal or folded block whose first line is indented more than a later one: YAML takes the block's
+    indentation from its first line, so the later line ends it. An indicator (`|4`) says the real indentation."""
+    mark = exc.problem_mark
+    for number in range(mark.line, 0, -1):  # the lines above the one the parser stopped at
+        found = _BLOCK.match(_line(text, number))
+        if not found:
+            continue
+        key_indent = len(found.group(1))
+        content = [_line(text, n) for n in range(number + 1, mark.line + 2)]
+        lines = [line for line in content if line.strip()]
+        if len(lines) < 2:
+            return None
+        indents = [len(line) - len(line.lstrip(" ")) for line in lines]
+        if indents[0] <= min(indents) or min(indents) <= key_indent:
+            return None
+        indicator = min(indents) - key_indent
+        head = f"{found.group(2)}: {found.group(3)}{indicator}{found.group(4)}"
+        return Position(number, len(found.group(1)) + 1), (
+            f"invalid YAML: this block's first line is indented more than line {number + 1 + indents.index(min(indents))}, so YAML "
+            f"ends the block there; keep the leading spaces with an indentation indicator: {head} (its lines are indented "
+            f"{indicator} spaces more than `{found.group(2)}:`)")
+    return None
+
+
+def _dedented(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str] | None:
+    """A list item or a key indented less than its siblings above it (but more than their parent)."""
+    problem, mark = exc.problem or "", exc.problem_mark
+    if "'<block sequence start>'" in problem:
+        what, sibling = "list item", re.compile(r"^(\s*)-(?:\s|$)")
+    elif "'<block mapping start>'" in problem:
+        what, sibling = "key", re.compile(r"^(\s*)(?:-\s+)?[\w-]+:(?:\s|$)")
+    else:
+        return None
+    line = _line(text, mark.line + 1)
+    indent = len(line) - len(line.lstrip(" "))
+    for number in range(mark.line, 0, -1):
+        above = _line(text, number)
+        if not above.strip():
+            continue
+        found = sibling.match(above)
+        above_indent = len(above) - len(above.lstrip(" "))
+        if what == "key" and found and above.lstrip().startswith("- "):
+            above_indent = len(found.group(1)) + 2  # the key after a dash stands two columns in
+        if found and above_indent > indent:
+            return Position(mark.line + 1, indent + 1), (f"invalid YAML: this {what} is indented {indent} spaces, less than the "
+                                                         f"{what}s above it ({above_indent}, line {number}); line it up with them")
+    return None
 
 
 def _parser_words(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str]:

@@ -38,6 +38,7 @@ class YamlDocument:
     keys: dict[PathKey, Position] = field(default_factory=dict)
     duplicate_keys: list[tuple[PathKey, Position]] = field(default_factory=list)
     written: dict[PathKey, str] = field(default_factory=dict)  # non-text scalars as written (`1.10`, read as 1.1)
+    stray_quotes: list[tuple[PathKey, Position, str]] = field(default_factory=list)  # `text"`: a closing quote never opened
 
     def position(self, path: PathKey) -> Position:
         """Where the node at `path` stands; for a path that does not exist, its nearest existing parent."""
@@ -73,6 +74,9 @@ class _Builder:
             return node.value  # validated as a date by the schema, with a proper message
         value = _construct(self.scalars, node, self.doc.path)
         _refuse_hostile(self.doc.path, node, value, self.text)
+        if isinstance(value, str) and node.style is None and value.endswith('"') and value.count('"') == 1:
+            end = node.end_mark
+            self.doc.stray_quotes.append((path, Position(end.line + 1, end.column), value))
         if not isinstance(value, str) and isinstance(node, yaml.ScalarNode):
             self.doc.written[path] = node.value  # as written: `1.10`, which YAML reads as 1.1
         return value

@@ -41,33 +41,77 @@ SOURCE_PLACE = frozenset({"source_file", "source_line"})
 
 
 @dataclass(frozen=True)
+class Option:
+    """An option an output declares (`build --paper`, `paper` in pipeline.toml): it is part of that output's
+    inputs only, so changing it rebuilds that output alone."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str
+
+
+@dataclass(frozen=True)
 class Output:
     """A registry entry: the renderer's module (imported only when it runs), the folders of templates/
     it reads, the view fields it never shows, the build options it reads and the npm packages it ships
-    (pipeline/render/vendor.py) (these four decide when it must run again), and where it says it puts each
-    item ("module:function", for the audit's blast radius)."""
+    (pipeline/render/vendor.py) (these four decide when it must run again), where it says it puts each item
+    ("module:function", for the audit's blast radius), what it writes in a few words, and other names
+    `--only` accepts for it."""
 
     module: str | Renderer
     templates: tuple[str, ...] = ()
     leaves_out: frozenset[str] = frozenset()
-    options: tuple[str, ...] | None = ()  # RenderContext fields set from the command line that it reads; None: all
+    options: tuple[str, ...] | None = ()  # RenderContext fields set from the command line that it reads (OPTIONS); None: all
     places: str | None = None
     state: tuple[str, ...] = ()  # files it keeps in the exam's source folder across builds (see RenderContext.kept)
     npm: tuple[str, ...] = ()  # npm packages whose files it copies into its output (pipeline/render/vendor.py)
+    writes: str = ""
+    aliases: tuple[str, ...] = ()
 
 
-# name -> its output; run in this order.
+PAPER = Option("paper", ("a4", "letter"), "a4", "page size of the study guide")
+OPTIONS = {option.name: option for option in (PAPER,)}  # every option an output may read: its values and default
+
+# name -> its output; run in this order. The names say what an author gets (the study guide, the deck), not
+# the tool behind it; the tools' names stay as aliases.
 RENDERERS: dict[str, Output | str | Renderer] = {
-    "pdf": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE, ("paper",), "pipeline.render.guide.places:places"),
-    "anki": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, places="pipeline.render.anki.deck_notes:places",
-                   state=("deck.state.json",)),
-    "bank": Output("pipeline.render.bank"),
-    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places", npm=("ts-fsrs",)),
-    "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE),
-    "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE),
-    "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE),
-    "canvas": Output("pipeline.render.lms.canvas", (), SOURCE_PLACE),
+    "guide": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE, ("paper",), "pipeline.render.guide.places:places",
+                    writes="study-guide.pdf", aliases=("pdf",)),
+    "deck": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, places="pipeline.render.anki.deck_notes:places",
+                   state=("deck.state.json",), writes="deck.apkg, deck-changes.json", aliases=("anki",)),
+    "bank": Output("pipeline.render.bank", writes="bank.json"),
+    "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places", npm=("ts-fsrs",),
+                   writes="site/"),
+    "moodle": Output("pipeline.render.lms.moodle", (), SOURCE_PLACE, writes="moodle.xml"),
+    "gift": Output("pipeline.render.lms.gift", (), SOURCE_PLACE, writes="questions.gift"),
+    "qti21": Output("pipeline.render.lms.qti21", (), SOURCE_PLACE, writes="qti21.zip", aliases=("qti",)),
+    "canvas": Output("pipeline.render.lms.canvas", (), SOURCE_PLACE, writes="canvas-qti.zip"),
 }
+
+
+def output_names() -> list[str]:
+    """The outputs' names, in build order."""
+    return list(RENDERERS)
+
+
+def resolve_output(name: str) -> str | None:
+    """The registry name for `name` (a name or an alias, any case), or None."""
+    wanted = name.strip().lower()
+    for key, entry in RENDERERS.items():
+        if wanted == key or wanted in output(entry).aliases:
+            return key
+    return None
+
+
+def options() -> dict[str, tuple[str, Option]]:
+    """Every option the outputs read: name -> (the output that reads it, the option)."""
+    return {name: (key, OPTIONS[name]) for key, entry in RENDERERS.items() for name in (output(entry).options or ()) if name in OPTIONS}
+
+
+def listing() -> str:
+    """`guide (study-guide.pdf), deck (...), ...`: the one way help and messages list the outputs."""
+    return ", ".join(f"{name} ({output(entry).writes})" if output(entry).writes else name for name, entry in RENDERERS.items())
 
 
 def output(entry: Output | str | Renderer) -> Output:

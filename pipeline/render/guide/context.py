@@ -79,7 +79,7 @@ class Guide:
 
 def build_guide(ctx: RenderContext) -> Guide:
     view = ctx.view
-    printable = {q.id for q in writable(view.questions, SHAPES, "pdf", ctx.warnings)}
+    printable = {q.id for q in writable(view.questions, SHAPES, "guide", ctx.warnings)}
     return Guide(
         exam=view.exam,
         sections=view.sections,

@@ -1,0 +1,72 @@
+"""From parsed files to the item statistics record: first attempts, classical statistics, the 2PL fit.
+
+Items with per-learner answers are computed here; an item known only from a platform's own statistics
+(a Moodle Statistics or Canvas item analysis download) keeps the platform's numbers, marked with its name.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pipeline.stats import ctt, irt
+from pipeline.stats.attempts import first_attempts
+from pipeline.stats.itemhash import item_hash
+from pipeline.stats.match import QuestionIndex
+from pipeline.stats.records import Parsed, PlatformItem
+from pipeline.stats.store import ABOUT, FORMAT, FileRecord, ItemRecord, ItemStatsFile, OptionRecord
+
+DIGITS = 4
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, DIGITS)
+
+
+def analyse(exam_id: str, parsed: list[Parsed], index: QuestionIndex, today: dt.date, all_attempts: bool = False) -> ItemStatsFile:
+    answers = [a for p in parsed for a in p.answers]
+    later = 0
+    if not all_attempts:
+        answers, later = first_attempts(answers)
+    present = {a.question_id for a in answers}
+    order = [qid for qid in index.keys if qid in present]  # view order
+    items: dict[str, ItemRecord] = {}
+    alpha = None
+    alpha_learners, note, learners = 0, "", 0
+    if order:
+        m = ctt.matrix(answers, order)
+        test, without = ctt.test_stats(m)
+        fits, note = irt.fit_2pl(m.scores, order)
+        for j, qid in enumerate(order):
+            stats = ctt.item_stats(m, j, index.keys[qid])
+            items[qid] = _record(stats, item_hash(index.keys[qid]), without[j], fits.get(qid))
+        alpha, alpha_learners, learners = test.alpha, test.alpha_learners, test.learners
+    for item in (i for p in parsed for i in p.items):
+        if item.question_id not in items:
+            items[item.question_id] = _platform_record(item, item_hash(index.keys[item.question_id]), index)
+    files = [FileRecord(name=p.path.name, format=p.format, rows=p.rows, answers=len(p.answers) + len(p.items), unmatched=len(p.unmatched))
+             for p in parsed]
+    return ItemStatsFile(about=ABOUT, format=FORMAT, exam=exam_id, date=today, first_attempts_only=not all_attempts, files=files,
+                         learners=learners, answers=len(answers), later_attempts=later, alpha=_round(alpha), alpha_learners=alpha_learners,
+                         irt_note=note, items=dict(sorted(items.items())))
+
+
+def _record(s: ctt.ItemStats, digest: str, alpha_without: float | None, fit: dict | None) -> ItemRecord:
+    options = None
+    if s.options is not None:
+        options = {oid: OptionRecord(count=o.count, share=_round(o.share), upper=o.upper, lower=o.lower,
+                                     point_biserial=_round(o.point_biserial), correct=o.correct) for oid, o in s.options.items()}
+    return ItemRecord(hash=digest, source=s.source, n=s.n, facility=_round(s.facility), point_biserial=_round(s.point_biserial),
+                      discrimination_index=_round(s.discrimination_index), alpha_if_deleted=_round(alpha_without), options=options,
+                      strongest_choice=s.strongest_choice, irt={k: _round(v) for k, v in fit.items()} if fit else None)
+
+
+def _platform_record(item: PlatformItem, digest: str, index: QuestionIndex) -> ItemRecord:
+    options = None
+    if item.option_counts:
+        total = sum(item.option_counts.values()) or 1
+        key = index.keys[item.question_id]
+        options = {o.id: OptionRecord(count=item.option_counts.get(o.id, 0), share=_round(item.option_counts.get(o.id, 0) / total), upper=0,
+                                      lower=0, point_biserial=_round((item.option_point_biserials or {}).get(o.id)), correct=o.correct)
+                   for o in key.options}
+    return ItemRecord(hash=digest, source=item.platform, n=item.n, facility=_round(item.facility), point_biserial=_round(item.discrimination),
+                      options=options)

@@ -1,0 +1,91 @@
+"""What an item's statistics say to its author: the warnings `validate` prints and the report lists.
+
+One function for both, so the report and the source line never disagree. An item whose answers came
+from an earlier version of it (its content hash differs) is reported stale and judged no further.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.check.thresholds import threshold
+from pipeline.stats.match import ItemKey
+from pipeline.stats.store import ItemRecord
+
+STALE = "item-stats-stale"
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: str
+    option: str | None = None  # the option it is about (a dead distractor), for its line
+
+
+def _option_text(key: ItemKey, option_id: str | None) -> str:
+    option = key.option(option_id) if option_id else None
+    if option is None:
+        return "?"
+    text = " ".join(option.text.split())
+    return f"{option.letter} ({text[:60]!r})"
+
+
+def findings(key: ItemKey, record: ItemRecord, current_hash: str, checks: dict, date: str) -> list[Finding]:
+    """Every warning the item's statistics raise, worst first."""
+    if record.hash != current_hash:
+        return [Finding(STALE, f"answers: item-stats.json ({date}) holds answers to an earlier version of this item; its statistics "
+                               "are not applied until `stats` runs on answers to this version")]
+    source = "" if record.source == "responses" else f", from {record.source}"
+    where = f"over {record.n} learners (item-stats.json of {date}{source})"
+    found = []
+    for code, check in (("item-negative-discrimination", _negative), ("item-too-hard", _too_hard), ("item-too-easy", _too_easy),
+                        ("item-dead-distractor", _dead)):
+        rule = threshold(checks, code)
+        if record.n >= rule.min_responses:
+            found.extend(check(key, record, rule.value, where))
+    return found
+
+
+def _negative(key: ItemKey, record: ItemRecord, limit: float, where: str) -> list[Finding]:
+    r = record.point_biserial
+    if r is None or r >= limit:
+        return []
+    keyed = ", ".join(_option_text(key, o.id) for o in key.options if o.correct) or "?"
+    if record.strongest_choice:
+        who = f"the strongest learners (upper 27%) chose {_option_text(key, record.strongest_choice)} most; the key is {keyed}"
+    else:
+        wrong = _most_chosen_wrong(record)
+        who = (f"the most chosen wrong option is {_option_text(key, wrong)}; the key is {keyed}" if wrong else f"the key is {keyed}")
+    return [Finding("item-negative-discrimination", f"answers: corrected point-biserial {r:+.2f} {where}: stronger learners get it wrong "
+                                                    f"more often, likely mis-keyed or ambiguous; {who}; check the answer")]
+
+
+def _most_chosen_wrong(record: ItemRecord) -> str | None:
+    wrong = [(o.count, oid) for oid, o in (record.options or {}).items() if not o.correct]
+    return max(wrong)[1] if wrong else None
+
+
+def _too_hard(key: ItemKey, record: ItemRecord, limit: float, where: str) -> list[Finding]:
+    if record.facility is None or record.facility >= limit:
+        return []
+    return [Finding("item-too-hard", f"answers: facility {record.facility:.2f} {where}, below {limit:g}: few get it right; check the key "
+                                     "and the wording, and whether the objective teaches it")]
+
+
+def _too_easy(key: ItemKey, record: ItemRecord, limit: float, where: str) -> list[Finding]:
+    if record.facility is None or record.facility <= limit:
+        return []
+    return [Finding("item-too-easy", f"answers: facility {record.facility:.2f} {where}, above {limit:g}: nearly everyone gets it right, "
+                                     "so it tells little; make the wrong options more plausible or ask about something harder")]
+
+
+def _dead(key: ItemKey, record: ItemRecord, limit: float, where: str) -> list[Finding]:
+    found = []
+    for option in key.options:
+        stats = (record.options or {}).get(option.id)
+        if stats is None or option.correct or stats.share >= limit:
+            continue
+        found.append(Finding("item-dead-distractor", f"answers: option {_option_text(key, option.id)} chosen by {stats.count} of "
+                                                     f"{record.n} learners ({stats.share:.0%}, below {limit:.0%}; {where[where.index('(') + 1:-1]}): "
+                                                     "it distracts no one; replace it with a wrong answer learners believe", option.id))
+    return found

@@ -1,0 +1,44 @@
+"""`validate`'s reading of `item-stats.json`: each finding of `pipeline.stats.judge` at its question's line
+(a dead distractor at its option's line), in the objective file the question comes from."""
+
+from __future__ import annotations
+
+from pipeline.citations.lock import CitationLock
+from pipeline.derive.build import build_view
+from pipeline.diagnostics import Report
+from pipeline.load.content import ExamContent
+from pipeline.position import Position
+from pipeline.stats import store
+from pipeline.stats.itemhash import item_hash
+from pipeline.stats.judge import findings
+from pipeline.stats.match import ItemKey, key_of
+
+
+def check_item_stats(content: ExamContent, report: Report) -> None:
+    data = store.load(content.folder)
+    if data is None or not data.items:
+        return
+    view = build_view(content, CitationLock.load(content.folder))
+    checks = dict(content.exam.checks)
+    for q in view.questions:
+        record = data.items.get(q.id)
+        if record is None:
+            continue
+        key = key_of(q)
+        for finding in findings(key, record, item_hash(key), checks, data.date.isoformat()):
+            path, position = _place(content, key, finding.option)
+            report.warning(path, position, finding.message, finding.code)
+
+
+def _place(content: ExamContent, key: ItemKey, option: str | None):
+    """The question's node in its objective file (an option's node for `option`), else its view line."""
+    for file in content.objective_files:
+        if file.path.relative_to(content.folder).as_posix() != key.source_file:
+            continue
+        for i, q in file.indexed("questions"):
+            if q.id == key.id:
+                if option and len(option) == 1 and option.isalpha():
+                    return file.path, file.position(("questions", i, "options", ord(option) - ord("a")))
+                return file.path, file.position(("questions", i))
+        return file.path, Position(key.source_line, 1)
+    return content.folder / key.source_file, Position(key.source_line, 1)

@@ -1,0 +1,127 @@
+"""The report per exam: `report.md` and `report.json`, worst items first, with the figures beside them.
+
+Worst first means: likely mis-keyed items (negative discrimination, lowest first), then items with more
+findings, then the weakest discrimination. The Markdown links each figure; the JSON holds the same
+rows for tools. Both name each item's source file and line, where the author fixes it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.check.thresholds import threshold
+from pipeline.stats import figures
+from pipeline.stats.itemhash import item_hash
+from pipeline.stats.judge import Finding, findings
+from pipeline.stats.match import ItemKey, QuestionIndex
+from pipeline.stats.records import Unmatched
+from pipeline.stats.store import ItemRecord, ItemStatsFile
+
+MAX_UNMATCHED_LISTED = 200
+
+
+@dataclass(frozen=True)
+class Row:
+    key: ItemKey
+    record: ItemRecord
+    found: list[Finding]
+
+    @property
+    def sort_key(self) -> tuple:
+        negative = any(f.code == "item-negative-discrimination" for f in self.found)
+        r = self.record.point_biserial
+        return (not negative, -len(self.found), r if r is not None else 2.0, self.key.id)
+
+
+def rows(data: ItemStatsFile, index: QuestionIndex, checks: dict) -> list[Row]:
+    found = [Row(index.keys[qid], rec, findings(index.keys[qid], rec, item_hash(index.keys[qid]), checks, data.date.isoformat()))
+             for qid, rec in data.items.items() if qid in index.keys]
+    return sorted(found, key=lambda row: row.sort_key)
+
+
+def _f(value: float | None, fmt: str = ".2f") -> str:
+    return "–" if value is None else format(value, fmt)
+
+
+def write(out: Path, data: ItemStatsFile, index: QuestionIndex, checks: dict, unmatched: list[Unmatched]) -> list[Path]:
+    """Write the report and its figures into `out` (a fresh folder); return every file written."""
+    ranked = rows(data, index, checks)
+    fig_dir = out / "figures"
+    fig_dir.mkdir(parents=True)
+    written = [figures.scatter(fig_dir / "facility-discrimination.png", [(r.key.id, r.record, [f.code for f in r.found]) for r in ranked],
+                               threshold(checks, "item-too-easy").value, threshold(checks, "item-too-hard").value,
+                               threshold(checks, "item-negative-discrimination").value)]
+    bars = {}
+    for row in ranked:
+        if row.key.is_choice and row.record.options:
+            bars[row.key.id] = figures.option_bars(fig_dir / f"options-{row.key.id}.png", row.key, row.record)
+            written.append(bars[row.key.id])
+    (out / "report.md").write_text(_markdown(data, ranked, bars, unmatched), encoding="utf-8")
+    (out / "report.json").write_text(json.dumps(_json(data, ranked, unmatched), indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    return [out / "report.md", out / "report.json", *written]
+
+
+def _where(key: ItemKey) -> str:
+    return f"{key.source_file}:{key.source_line}"
+
+
+def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unmatched: list[Unmatched]) -> str:
+    flagged = [r for r in ranked if r.found]
+    lines = [f"# Item statistics: {data.exam}", "",
+             f"Answers of {data.learners} learners, {data.answers} counted ({'first attempts' if data.first_attempts_only else 'all attempts'}; "
+             f"{data.later_attempts} later attempts set aside), gathered up to {data.date.isoformat()}. "
+             f"Cronbach's alpha {_f(data.alpha)} over the {data.alpha_learners} learners who answered every item. {data.irt_note}".rstrip(), "",
+             "| file | format | rows | mapped | unmatched |", "| --- | --- | ---: | ---: | ---: |"]
+    lines += [f"| {f.name} | {f.format} | {f.rows} | {f.answers} | {f.unmatched} |" for f in data.files]
+    lines += ["", f"{len(flagged)} of {len(ranked)} items have findings. Worst first:", "",
+              "![Facility against discrimination](figures/facility-discrimination.png)", "",
+              "| # | item | source | n | facility | point-biserial | D (27%) | alpha without | findings |",
+              "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for i, r in enumerate(ranked, start=1):
+        codes = ", ".join(sorted({f.code for f in r.found})) or "–"
+        lines.append(f"| {i} | {r.key.id} | {_where(r.key)} | {r.record.n} | {_f(r.record.facility)} | {_f(r.record.point_biserial, '+.2f')} | "
+                     f"{_f(r.record.discrimination_index, '+.2f')} | {_f(r.record.alpha_if_deleted)} | {codes} |")
+    for r in flagged:
+        lines += ["", f"## {r.key.id} ({_where(r.key)})", "", _md_escape(r.key.stem), ""]
+        lines += [f"- **{f.code}**: {_md_escape(f.message)}" for f in r.found]
+        if r.key.id in bars:
+            lines += ["", f"![Options of {r.key.id}](figures/{bars[r.key.id].name})", "", _option_table(r)]
+    if unmatched:
+        lines += ["", f"## Unmatched rows ({len(unmatched)})", ""]
+        lines += [f"- {u.path.name}: row {u.row}: {_md_escape(u.reason)}" for u in unmatched[:MAX_UNMATCHED_LISTED]]
+        if len(unmatched) > MAX_UNMATCHED_LISTED:
+            lines.append(f"- and {len(unmatched) - MAX_UNMATCHED_LISTED} more: every one is in report.json")
+    return "\n".join(lines) + "\n"
+
+
+def _option_table(r: Row) -> str:
+    out = ["| option | text | chosen | share | upper 27% | lower 27% | point-biserial |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for o in r.key.options:
+        s = (r.record.options or {}).get(o.id)
+        if s:
+            mark = " (key)" if o.correct else ""
+            out.append(f"| {o.letter}{mark} | {_md_escape(o.text)} | {s.count} | {s.share:.0%} | {s.upper} | {s.lower} | {_f(s.point_biserial, '+.2f')} |")
+    return "\n".join(out)
+
+
+def _md_escape(text: str) -> str:
+    """Source and learner text printed as text: no markup, no table breaks, no links."""
+    flat = " ".join(text.split())
+    for ch in "\\`*_[]<>|#!":
+        flat = flat.replace(ch, "\\" + ch)
+    return flat
+
+
+def _json(data: ItemStatsFile, ranked: list[Row], unmatched: list[Unmatched]) -> dict:
+    return {
+        "exam": data.exam, "date": data.date.isoformat(), "learners": data.learners, "answers": data.answers,
+        "first_attempts_only": data.first_attempts_only, "later_attempts": data.later_attempts, "alpha": data.alpha,
+        "alpha_learners": data.alpha_learners, "irt_note": data.irt_note, "files": [f.model_dump() for f in data.files],
+        "items": [{"id": r.key.id, "source": _where(r.key), "stem": r.key.stem, **r.record.model_dump(exclude_none=True),
+                   "letters": {o.id: o.letter for o in r.key.options},
+                   "findings": [{"code": f.code, "message": f.message, **({"option": f.option} if f.option else {})} for f in r.found]}
+                  for r in ranked],
+        "unmatched": [{"file": u.path.name, "row": u.row, "reason": u.reason} for u in unmatched],
+    }

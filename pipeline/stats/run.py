@@ -1,0 +1,119 @@
+"""`stats`: read every response file, map, compute, then write item-stats.json and the report at once.
+
+Everything is read and checked before anything is written: a file that cannot be read as its format
+stops the run (exit 1) with the file, the row and what was expected, and nothing is written. The
+report folder is built beside its final place and swapped in, so a reader sees the old one or the new.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import gc
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.citations.lock import CitationLock
+from pipeline.derive.build import build_view
+from pipeline.load.content import ExamContent
+from pipeline.stats import report, store
+from pipeline.stats.analyse import analyse
+from pipeline.stats.csvfile import read_table
+from pipeline.stats.detect import detect
+from pipeline.stats.formats import moodle_statistics
+from pipeline.stats.match import QuestionIndex
+from pipeline.stats.records import Parsed, StatsInputError
+from pipeline.text.terminal import for_terminal
+
+SHOWN_UNMATCHED = 20
+
+
+@dataclass(frozen=True)
+class StatsResult:
+    item_stats: Path
+    report_dir: Path
+    data: store.ItemStatsFile
+    parsed: list[Parsed]
+    findings: int
+
+
+def read_all(files: list[Path], index: QuestionIndex) -> list[Parsed]:
+    """Every file parsed; Moodle Statistics downloads first, since they tell a Responses report's slots."""
+    tables = [read_table(path) for path in files]
+    chosen = [(table, detect(table)) for table in tables]
+    chosen.sort(key=lambda pair: pair[1] is not moodle_statistics)
+    context: dict = {}
+    parsed = [fmt.parse(table, index, context) for table, fmt in chosen]
+    order = {path: i for i, path in enumerate(files)}
+    return sorted(parsed, key=lambda p: order[p.path])
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """A million rows are a few million small lists and strings, none in a cycle: the cyclic collector would
+    walk them again and again as they pile up (three times the reading time), for nothing to free."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def read_and_analyse(exam_id: str, files: list[Path], index: QuestionIndex, today: dt.date, all_attempts: bool = False):
+    """Every file parsed, and the statistics of what they hold (nothing written)."""
+    with _gc_paused():
+        parsed = read_all(files, index)
+        return parsed, analyse(exam_id, parsed, index, today, all_attempts)
+
+
+def run_stats(content: ExamContent, files: list[Path], out: Path, today: dt.date, all_attempts: bool = False) -> StatsResult:
+    view = build_view(content, CitationLock.load(content.folder))
+    index = QuestionIndex.of(view)
+    parsed, data = read_and_analyse(content.exam.id, files, index, today, all_attempts)
+    if not data.items:
+        names = ", ".join(str(p) for p in files)
+        raise StatsInputError(files[0], 1, f"no row of {names} maps to a question of exam '{content.exam.id}' (see the unmatched rows above); "
+                                           "nothing written")
+    unmatched = [u for p in parsed for u in p.unmatched]
+    checks = dict(content.exam.checks)
+    report_dir = _publish(out, lambda folder: report.write(folder, data, index, checks, unmatched))
+    path = store.save(content.folder, data)
+    findings = sum(1 for row in report.rows(data, index, checks) if row.found)
+    return StatsResult(path, report_dir, data, parsed, findings)
+
+
+def _publish(out: Path, write) -> Path:
+    """Write into a fresh folder beside `out`, then swap it in (the old report removed after)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new-"))
+    try:
+        write(fresh)
+        old = None
+        if out.exists():
+            old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-"))
+            out.rename(old / "report")
+        fresh.rename(out)
+        if old:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(fresh)
+        raise
+    return out
+
+
+def print_unmatched(parsed: list[Parsed]) -> None:
+    """One line per file and reason ("row 18 and 319 more rows"), the first SHOWN_UNMATCHED reasons; the report lists every row."""
+    groups: dict[tuple[Path, str], list[int]] = {}
+    for u in (u for p in parsed for u in p.unmatched):
+        groups.setdefault((u.path, u.reason), []).append(u.row)
+    for (path, reason), rows in list(groups.items())[:SHOWN_UNMATCHED]:
+        more = f" and {len(rows) - 1} more rows" if len(rows) > 1 else ""
+        print(for_terminal(f"{path}: row {rows[0]}{more}: unmatched: {reason}"), file=sys.stderr)  # learners' text: inert
+    if len(groups) > SHOWN_UNMATCHED:
+        print(f"... and {len(groups) - SHOWN_UNMATCHED} more reasons rows were unmatched for (every row is in the report)", file=sys.stderr)

@@ -1,0 +1,83 @@
+"""The package as an author gets it: `pip install PATH` into a fresh venv outside the repository, then the
+installed command from a content folder: new exam, new objective, validate, build --only guide, serve.
+
+pip installs offline from the wheels `make test` gathers in .venv/wheels (every pinned package and the build
+backend), so the test touches no network. Also: a Python without the dependencies gets one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, TODAY
+from tests.servekit import Serving
+from tests.sitekit import missing
+
+WHEELS = ROOT / ".venv" / "wheels"
+
+
+def _run(*args: str | Path, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "SOURCE_DATE_EPOCH")}
+    return subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A fresh venv with the pipeline installed from the checkout; its bin/ folder."""
+    if not any(WHEELS.glob("*.whl")):
+        missing(f"{WHEELS} holds no wheels: `make test` gathers them")
+    venv = tmp_path_factory.mktemp("fresh") / "venv"
+    made = _run(sys.executable, "-m", "venv", venv, cwd=venv.parent)
+    assert made.returncode == 0, made.stderr
+    done = _run(venv / "bin" / "pip", "install", "-q", "--no-index", "--find-links", WHEELS, ROOT, cwd=venv.parent, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return venv / "bin"
+
+
+def test_a_fresh_install_runs_the_authors_sequence_from_a_content_folder(installed, tmp_path):
+    content = tmp_path / "my-content"
+    content.mkdir()
+    command = installed / "exam-prep"
+    steps = [("new", "exam", "demo-ml", "--today", TODAY), ("new", "objective", "demo-ml", "1.1", "Model development", "--today", TODAY),
+             ("validate", "--today", TODAY), ("build", "--only", "guide", "--today", TODAY)]
+    for step in steps:
+        done = _run(command, *step, cwd=content)
+        assert done.returncode == 0, f"{step}\n{done.stdout}\n{done.stderr}"
+    assert sorted(p.name for p in (content / "build" / "demo-ml").iterdir()) == ["study-guide.pdf"]
+    assert (content / "build" / "demo-ml" / "study-guide.pdf").read_bytes().startswith(b"%PDF")
+    schema_line = (content / "sources" / "demo-ml" / "exam.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert Path(content / "sources" / "demo-ml", schema_line.split("$schema=")[1]).resolve().is_file()  # editors find the schema
+
+    serving = Serving.command([str(command), "serve", "--port", "0", "--today", TODAY], content)
+    try:
+        url = serving.wait_for(re.compile(r"serve: demo-ml at (http://127\.0\.0\.1:\d+/)"))[1]
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            page = answer.read()
+        assert answer.status == 200 and b"/__serve/livereload.js" in page and b"Not built yet" not in page  # the site, built
+        assert (content / "build" / "demo-ml" / "site" / "assets" / "ts-fsrs.js").is_file()  # the wheel carries the npm package
+        with urllib.request.urlopen(url + "__serve/study-guide.pdf", timeout=600) as answer:
+            assert answer.headers["Content-Type"] == "application/pdf" and answer.read().startswith(b"%PDF")
+    finally:
+        assert serving.stop() == 0
+
+
+def test_the_installed_command_is_the_module_and_names_itself(installed, tmp_path):
+    as_command = _run(installed / "exam-prep", "--version", cwd=tmp_path)
+    as_module = _run(installed / "python", "-m", "pipeline", "--version", cwd=tmp_path)
+    assert as_command.stdout.replace("exam-prep", "") == as_module.stdout.replace("python -m pipeline", "")
+    assert as_command.stdout.startswith("exam-prep ") and as_module.stdout.startswith("python -m pipeline ")
+
+
+def test_a_python_without_the_dependencies_gets_one_line_and_exit_2(tmp_path):
+    done = _run(sys._base_executable, "-S", "-m", "pipeline", "validate", cwd=ROOT)  # -S: no site-packages at all
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert re.match(r"error: the Python package '[\w.-]+' is missing \(this Python cannot import '\w+'\): install the pipeline", line)
+    assert "Traceback" not in done.stderr
