@@ -28,13 +28,19 @@ from schema.citation_status import Status
 
 # 2.0: a question's answerable content moved into `parts` (one interaction shape each), replacing the
 # per-type fields options, pairs, answers, items, correct_order and accepted_answers; `numeric` added.
-# 2.1: `content_hash` per question (saved progress tells a changed question by it).
+# 2.1: `content_hash` per question (saved progress tells a changed question by it), more drop reasons (the
+#      gate of pipeline/practice/gate.py) and `numeric` on a choices part.
 SCHEMA_VERSION = "2.1"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
-DropReason = Literal["near_duplicate", "id_taken", "stem_contains_answer", "options_differ_in_case", "definition_too_short", "too_few_distractors",
-                     "too_long", "invalid"]
+DropReason = Literal[
+    "near_duplicate", "id_taken", "suppressed", "definition_too_short", "too_few_distractors",
+    "stem_contains_answer", "option_contains_answer", "prompt_contains_answer", "placeholder_blank", "grading",
+    "several_gaps", "gap_too_long", "gap_not_a_term_or_number", "gap_paraphrased", "too_long", "invalid", "options_differ_in_case",
+    # the item-writing lint's own codes (pipeline/check/item_lint.py), as authored questions get them
+    "item-long-answer", "item-all-none-above", "item-negative-stem", "item-overlapping-options", "item-answer-in-stem", "item-points-elsewhere",
+]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
 
 
@@ -87,7 +93,8 @@ class ChoicesPart(BankModel):
     shape: Literal["choices"] = Field(description="choices: pick one option, or several when `multiple`.")
     multiple: bool = Field(description="Whether any number of options may be right (choose all that apply); scored right only when exactly the right ones are chosen.")
     true_false: bool = Field(description="Whether the part is a statement to judge: its options are True then False, never shuffled.")
-    options: list[BankOption] = Field(description="The options in display order (a shuffle seeded by the question id, the same in every output).")
+    numeric: bool = Field(description="Whether the options are numbers, shown in ascending numerical order rather than shuffled.")
+    options: list[BankOption] = Field(description="The options in display order (a shuffle seeded by the question id, the same in every output; numbers in ascending order).")
 
 
 class TextPart(BankModel):
@@ -203,7 +210,7 @@ class ObjectiveCoverage(BankModel):
     by_type: dict[str, int] = Field(description="Questions (authored and generated) per type, e.g. {\"single\": 4}; types without a question left out.")
     by_difficulty: dict[str, int] = Field(description="Questions per difficulty (easy, medium, hard); difficulties without a question left out.")
     authored_by_type: dict[str, int] = Field(description="Authored questions per type (the rest of by_type is generated).")
-    answer_positions: dict[str, int] = Field(description="Where the correct answers of its single-choice questions with 3 or more options sit in display order: {\"A\": 2, \"B\": 1, ...}, every letter up to the longest question's; flat is good.")
+    answer_positions: dict[str, int] = Field(description="Where the correct answers of its single-choice questions with 3 or more options (those whose options are numbers in numerical order left out) sit in display order: {\"A\": 2, \"B\": 1, ...}, every letter up to the longest question's; flat is good.")
 
 
 class SectionCoverage(BankModel):
@@ -226,7 +233,17 @@ class DroppedQuestion(BankModel):
 
     id: str = Field(description="The id the generated question would have had.")
     rule: Rule = Field(description="The rule that generated it.")
-    reason: DropReason = Field(description="near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question already has its id; stem_contains_answer: the stem shows the answer; options_differ_in_case: two options differ only in case; definition_too_short: with the term masked, the definition has too few words to identify anything; too_few_distractors: the term's objective and section hold fewer than three other terms that are not the answer under another name or named in the stem; too_long: a text it would hold (stem, explanation, option, prompt, answer) is longer than the schema lets an author write; invalid: a text it would hold is one the schema refuses otherwise (empty).")
+    reason: DropReason = Field(description=(
+        "Why it was left out. near_duplicate: its stem and answer nearly repeat an authored question's of the same section; id_taken: another question "
+        "already has its id; suppressed: exam.yaml's generated.suppress lists it; definition_too_short: the definition has too few words to identify "
+        "anything; too_few_distractors: fewer than three other terms of the same kind in the objective and section (a matching question: no term "
+        "left over to add as a wrong answer); stem_contains_answer, option_contains_answer, prompt_contains_answer: that text holds a form of the "
+        "answer (compared by word stem: inflections, plurals, acronyms, expansions, possessives); placeholder_blank: a blank where no gap is asked "
+        "for; grading: the item's answer key does not grade (its type's checks, or a fill-in that rejects its own answer); several_gaps, "
+        "gap_too_long (more than four words), gap_not_a_term_or_number, gap_paraphrased (the text shown around a cloze gap gives it away); "
+        "too_long: a text it would hold (stem, explanation, option, prompt, answer) is longer than the schema lets an author write; invalid: a text it "
+        "would hold is one the schema refuses otherwise (empty); options_differ_in_case: (no longer made: the type's checks report it as grading); "
+        "item-*: the item-writing lint's warning of that code."))
     duplicate_of: str | None = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id); null for the other reasons.")
     score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")
 

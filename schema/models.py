@@ -61,6 +61,22 @@ class Section(Strict):
     weight: int = Field(ge=0, le=100, description="Percent of the exam this section accounts for, 0-100.")
 
 
+GenerationRule = Literal["which-term", "cloze", "matching"]
+
+
+class Generated(Strict):
+    """The author's say over generated questions (drills): which rules run, which single items are left out."""
+
+    rules: list[GenerationRule] = Field(
+        default_factory=lambda: ["which-term", "cloze", "matching"],
+        description="The generation rules that run: which-term (pick the term a definition defines), cloze (fill in a key point's gap), matching (definitions to terms). Leave one out to switch it off; [] generates nothing.",
+    )
+    suppress: list[ItemId] = Field(
+        default_factory=list,
+        description="Ids of generated questions to leave out (as `validate --verbose` lists them, e.g. gen-which-term-pruning); each is counted in coverage as suppressed.",
+    )
+
+
 class CheckSetting(Strict):
     """A check's severity with its threshold: the item-statistics checks (item-too-easy, item-too-hard,
     item-negative-discrimination, item-dead-distractor) take one; pipeline/check/thresholds.py has the defaults."""
@@ -106,6 +122,10 @@ class Exam(Strict):
                     "the item-statistics codes also take {severity: ..., threshold: N, min_responses: N}, e.g. {item-too-easy: {threshold: 0.9}}; "
                     "--strict still raises warnings.",
     )
+    generated: Generated = Field(
+        default_factory=lambda: Generated(),
+        description="Which practice questions the pipeline generates from terms and cloze marks: {rules: [which-term, cloze, matching], suppress: [gen-...]}.",
+    )
     mock_exam: MockExam = Field(default_factory=MockExam, description="The study site's mock exam: {questions: 50, minutes: 60, pass: 70} (the defaults).")
     examples: ExamplesConfig = Field(default_factory=ExamplesConfig, description="What the worked examples need to run: requirements, time and memory limits.")
 
@@ -127,11 +147,18 @@ class CrossRef(Strict):
     objective: ObjectiveId = Field(description="The objective's number, quoted (\"6.2\").")
 
 
+ClozeNumber = Annotated[str, StringConstraints(pattern=r"^c[1-9][0-9]?$|^c100$")]
+
+
 class KeyPoint(Strict):
     """One thing a candidate must know, in the author's words, backed by citations."""
 
     id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-tensor-core-alignment); keeps notes and links stable across edits.")
     text: Markdown = Field(description="The point, in Markdown.")
+    accept: dict[ClozeNumber, list[Text]] = Field(
+        default_factory=dict,
+        description="Other answers a fill-in made from a cloze mark accepts, by cloze number: {c1: [a few images]}.",
+    )
     citations: list[Citation] = Field(default_factory=list, description="Quotes that back the point; a point without one is a warning.")
     see: CrossRef | None = Field(default=None, description="Another objective that explains this point further: {exam: ID, objective: \"N.M\"}.")
 
@@ -141,6 +168,11 @@ class Term(Strict):
 
     term: Text = Field(description="The term, as a reader would look it up; unique in the exam (case-insensitive).")
     definition: Markdown = Field(description="One or two sentences, in Markdown, without repeating the term.")
+    kind: Text | None = Field(
+        default=None,
+        description="What kind of thing the term names (technique, format, tool, metric, ...: free text, compared as written); generated questions take distractors of the same kind. Left out: read from the definition's head noun.",
+    )
+    accept: list[Text] = Field(default_factory=list, description="Other names of the term a fill-in accepts as the answer (synonyms; its acronym and expansion are found on their own).")
 
 
 REQUIREMENT_PATTERN = (
@@ -200,3 +232,7 @@ class Objective(Strict):
     labs: list[Lab] = Field(default_factory=list, description="Hands-on exercises ('Try it').")
     questions: list[Question] = Field(default_factory=list, description="Practice questions.")
     see: CrossRef | None = Field(default=None, description="Another objective to read with this one: {exam: ID, objective: \"N.M\"}.")
+    check_yourself: list[Paragraph] = Field(
+        default_factory=list,
+        description="Prompts a candidate answers on their own at the end of the objective (\"Say what autocast keeps in float32 and why\"); printed in the guide, on the site and as self-graded cards.",
+    )

@@ -60,7 +60,7 @@ def test_letters_follow_the_display_order():
 def test_matching_and_ordering_show_their_parts():
     pairs = [{"prompt": "one", "answer": "1"}, {"prompt": "two", "answer": "2"}]
     matching = _question(type="matching", pairs=pairs, extra_answers=["3"])
-    assert options_html(matching) == '<ol class="prompts"><li>one</li><li>two</li></ol><div class="label">Answers</div><ol type="A"><li>1</li><li>2</li><li>3</li></ol>'
+    assert options_html(matching) == '<ol class="prompts" type="1"><li>one</li><li>two</li></ol><div class="label">Answers</div><ol type="A"><li>1</li><li>2</li><li>3</li></ol>'
     assert answer_html(matching) == "<ul><li>1. one → A. 1</li><li>2. two → B. 2</li></ul>"
     ordering = view_of(make_question(id="ord", type="ordering", stem="s", explanation="e", items=["x", "y", "z"]))
     items = ordering.parts[0].items

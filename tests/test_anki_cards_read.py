@@ -15,6 +15,7 @@ from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPack
 from playwright.sync_api import sync_playwright
 
 from pipeline.practice import term_forms
+from pipeline.text import word_forms
 from tests.conftest import TODAY
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -56,7 +57,8 @@ def test_no_definition_card_front_shows_its_term(run_cli, make_sources, tmp_path
             term = re.sub(r"<[^>]+>", "", note["Term"])
             definition = re.sub(r"<[^>]+>", " ", note["Definition"])
             fronts[term] = _visible(page, card, card.question())
-            assert not term_forms.mentions(term_forms.forms(term, definition), fronts[term]), (term, fronts[term])
+            forms = word_forms.answer_forms(term, *term_forms.forms(term, definition))
+            assert word_forms.found(forms, fronts[term]) == [], (term, fronts[term])  # no form of it, compared by stem
             assert "\\_" not in fronts[term]
     assert "Also written _____." in fronts["bfloat16"] and "(_____)" in fronts["Low-Rank Adaptation"]
     back = next(c for c in cards if c.template()["name"] == "Term to definition" and "bfloat16" in c.note()["Term"])
@@ -76,4 +78,47 @@ def test_question_backs_mark_the_answer_in_place_and_hide_ids(run_cli, make_sour
             if "term" not in card.note_type()["name"]:  # a term's Ref is its name, which its cards show
                 assert card.note()["Ref"] not in text, text  # internal ids stay in their hidden field
             assert not re.search(r"\b(above|below)\b", text), text
+    col.close()
+
+
+def test_matching_cards_hold_four_pairs_at_most_with_labels_that_agree(run_cli, make_sources, tmp_path, browser):
+    col, cards = _cards(run_cli, make_sources("valid", "match_and_order", "glossary_leaks"), tmp_path)
+    page = browser.new_page()
+    matching = [c for c in cards if "Options" in c.note() and "Answers" in c.note()["Options"]]
+    assert matching
+    for card in matching:
+        front = _visible(page, card, card.question())
+        styles = page.evaluate("() => [...document.querySelectorAll('.options ol')].map(o => getComputedStyle(o).listStyleType)")
+        assert styles == ["decimal", "upper-alpha"], styles  # prompts 1, 2... and answers A, B... as the back names them
+        back = _visible(page, card, card.answer())
+        prompts = re.findall(r"<li>", card.note()["Options"].split('<div class="label">')[0])
+        answers = re.findall(r"<li>", card.note()["Options"].split('<div class="label">')[1])
+        assert 2 <= len(prompts) <= 4 and len(answers) > len(prompts), card.note()["Ref"]  # one answer left over
+        for number in range(1, len(prompts) + 1):  # the back names each prompt by its front number and the answer by its letter
+            assert re.search(rf"(^|\n){number}\. .+ → [A-H]\. ", back), (number, back)
+        assert "_____" not in front
+    col.close()
+
+
+def test_check_yourself_prompts_are_self_graded_cards_with_the_key_points_on_the_back(run_cli, make_sources, tmp_path, browser):
+    col, cards = _cards(run_cli, make_sources("valid", "site_every_type"), tmp_path)
+    page = browser.new_page()
+    checks = [c for c in cards if "check_yourself" in " ".join(c.note().tags)]
+    assert len(checks) == 2
+    front, back = _visible(page, checks[0], checks[0].question()), _visible(page, checks[0], checks[0].answer())
+    assert "Say what a sprocket meshes with" in front and "grade yourself" in front
+    assert "key points of 2.1" in back.casefold()
+    col.close()
+
+
+def test_a_cloze_card_shows_the_sentence_its_pronoun_leans_on(run_cli, make_sources, tmp_path, browser):
+    sources = make_sources("valid")
+    path = sources / "demo" / "valid.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("text: Things are {{c1::made of stuff}}.",
+                    'text: "PEFT trains few parameters. NeMo applies it as a {{c1::model transform}}."'), encoding="utf-8")
+    col, cards = _cards(run_cli, sources, tmp_path)
+    page = browser.new_page()
+    card = next(c for c in cards if "Text" in c.note())
+    front = _visible(page, card, card.question())
+    assert "PEFT trains few parameters." in front and "NeMo applies it as a" in front  # "it" has its antecedent
     col.close()

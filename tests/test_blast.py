@@ -35,6 +35,9 @@ key_points:
       - url: {live}
         title: Things
         quote: Things are made of stuff.
+terms:
+  - {{term: Atom, definition: The smallest part of an element that keeps its properties.}}
+  - {{term: Bond, definition: What holds two atoms together in a molecule.}}
 questions:
   - id: 1.1-q-broken
     type: single

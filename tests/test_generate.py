@@ -12,8 +12,10 @@ import pytest
 
 from pipeline.check.validate import validate
 from pipeline.practice.distractors import Candidate, pick_distractors
-from pipeline.practice.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate, masked_definition, slug
+from pipeline.practice.generate import NEAR_DUPLICATE, Generation, authored, comparable_text, generate
+from pipeline.practice.terms import without_asides
 from pipeline.text.plaintext import to_plain
+from pipeline.text.slug import slug
 from schema.models import Term
 from tests.conftest import FULL, TODAY
 
@@ -39,16 +41,18 @@ def sample():
 
 
 def test_too_few_terms_gives_no_term_question_and_says_why(make_sources):
-    generation = generate(_content(make_sources("valid")))  # one term, "An object made of stuff."
-    assert [s.rule for s in generation.questions] == ["cloze"]
-    assert [(d.id, d.reason) for d in generation.dropped] == [("gen-which-term-thing", "definition_too_short")]
-    assert generation.notes == ["no matching question for 1 term(s) of section 1: a matching question needs 4"]
+    generation = generate(_content(make_sources("valid")))  # one term, "An object made of stuff."; a gap "made of stuff"
+    assert generation.questions == []
+    assert [(d.id, d.reason) for d in generation.dropped] == [("gen-cloze-1.1-things-c1", "gap_not_a_term_or_number"), ("gen-which-term-thing", "definition_too_short")]
+    assert generation.notes == ["no matching question for 1.1: it has fewer than 3 terms whose definitions do not name them"]
 
 
-def test_each_term_gets_one_which_term_question_and_no_term_meaning(demo):
-    ids = _by_id(generate(demo))
-    for term in ("widget", "gizmo", "sprocket", "cache"):
+def test_each_term_gets_one_which_term_question_unless_its_definition_names_it(demo):
+    generation = generate(demo)
+    ids = _by_id(generation)
+    for term in ("widget", "gizmo", "sprocket"):
         assert f"gen-which-term-{term}" in ids and f"gen-term-meaning-{term}" not in ids
+    assert ("gen-which-term-cache", "stem_contains_answer") in {(d.id, d.reason) for d in generation.dropped}  # "Caches keep ..."
 
 
 def test_distractors_are_other_terms_of_the_section_only(demo):
@@ -68,24 +72,27 @@ def test_options_are_four_distinct_sorted_with_the_answer_once(demo):
             assert q.options == sorted(q.options, key=lambda t: (t.casefold(), t))
 
 
-def test_a_term_in_its_own_definition_is_masked_as_a_real_blank():
-    term = Term(term="Cache", definition="A small, fast memory. Caches keep recent data; a cache miss costs time.")
-    assert masked_definition(term) == "A small, fast memory. _____ keep recent data; a _____ miss costs time."
-    assert to_plain(masked_definition(term)) == masked_definition(term)  # Markdown shows the blank as it is
+def test_asides_that_only_name_the_term_are_cut_and_its_own_words_stay():
+    names = frozenset({"low-rank adaptation", "lora"})
+    assert without_asides(names, "A fine-tuning method (LoRA) that trains two small matrices.") == "A fine-tuning method that trains two small matrices."
+    assert without_asides(frozenset({"bfloat16", "bf16"}), "A 16-bit format. Also written BF16.") == "A 16-bit format."
+    cache = Term(term="Cache", definition="A small, fast memory. Caches keep recent data.")
+    assert without_asides(frozenset({"cache"}), cache.definition) == cache.definition  # the leak check drops it instead
 
 
 def test_term_slugs_are_ascii_ids():
     assert [slug(t) for t in ("Low-Rank Adaptation", "bfloat16", "Über Cache (L2)", "∑")] == ["low-rank-adaptation", "bfloat16", "uber-cache-l2", ""]
 
 
-def test_cloze_gaps_hints_numbers_and_code_spans(demo):
-    ids = _by_id(generate(demo))
+def test_cloze_gaps_hints_terms_numbers_and_code_spans(demo):
+    generation = generate(demo)
+    ids = _by_id(generation)
     hint = ids["gen-cloze-1.2-hint-c1"]
-    assert hint.question.stem == "*Four more terms*. Fill in the gap:\n\nA widget is _____ (what size?) of a machine."
-    assert (hint.question.type, hint.question.answer, tuple(hint.question.accept)) == ("short_answer", "a small part", ("a small part", "small part"))
-    assert ids["gen-cloze-1.2-two-numbers-c2"].question.stem.endswith("Gizmos spin and sprockets _____.")
-    twice = ids["gen-cloze-1.2-same-number-twice-c1"]
-    assert (twice.question.answer, tuple(twice.question.accept)) == ("small; fast", ())  # two gaps: a person grades
+    assert hint.question.stem == "*Four more terms*. Fill in the gap:\n\nA _____ (what part?) is a small piece of a machine."
+    assert (hint.question.type, hint.question.answer, tuple(hint.question.accept)) == ("short_answer", "widget", ("widget", "Widget")[:1])
+    assert ids["gen-cloze-1.2-two-numbers-c2"].question.stem.endswith("Gizmos spin and _____ mesh.")
+    assert tuple(ids["gen-cloze-1.2-two-numbers-c1"].question.accept) == ("Gizmos", "Gizmo")  # the term's own name too
+    assert ("gen-cloze-1.2-same-number-twice-c1", "several_gaps") in {(d.id, d.reason) for d in generation.dropped}  # one idea per gap
     assert "`_____`" in ids["gen-cloze-1.2-in-code-c1"].question.stem
 
 
@@ -130,3 +137,23 @@ def test_distractor_pick_ignores_pool_order_and_skips_the_answer():
     assert picked == [c.text for c in pick_distractors("q1", Candidate("Gamma", ""), [list(reversed(pool))], 3)]
     assert len(picked) == 3 and "Gamma" not in picked and len({p.casefold() for p in picked}) == 3
     assert pick_distractors("q1", Candidate("Gamma", ""), [[Candidate("Alpha", ""), Candidate("gamma", "")], [Candidate("Beta", "")]], 3) is None  # too few
+
+
+def test_authors_switch_rules_off_and_suppress_single_items(make_sources):
+    sources = make_sources("valid", "terms_four")
+    exam = sources / "demo" / "exam.yaml"
+    exam.write_text(exam.read_text(encoding="utf-8") + "generated:\n  rules: [which-term, cloze]\n  suppress: [gen-which-term-widget]\n", encoding="utf-8")
+    generation = generate(_content(sources))
+    assert {s.rule for s in generation.questions} == {"which-term", "cloze"}  # matching switched off
+    assert ("gen-which-term-widget", "suppressed") in {(d.id, d.reason) for d in generation.dropped}
+    assert "gen-which-term-widget" not in _by_id(generation)
+
+
+def test_validate_verbose_lists_generated_and_dropped_items_with_reasons(run_cli, make_sources):
+    result = run_cli("validate", "--sources", str(make_sources("valid", "terms_four")), "--today", TODAY, "--verbose")
+    assert result.code == 0, result.err
+    lines = result.err.splitlines()
+    assert "demo: generated gen-which-term-sprocket (which-term, single, drill)" in lines
+    assert any(line.startswith("demo: dropped gen-which-term-cache (which-term): stem_contains_answer: the stem shows 'Caches', 'cache'") for line in lines), result.err
+    assert "demo: dropped gen-cloze-1.2-same-number-twice-c1 (cloze): several_gaps: several gaps share the cloze number: one idea per gap" in lines
+    assert not [line for line in result.lines if "generated" in line or "dropped" in line]  # stdout: problems only

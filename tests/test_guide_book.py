@@ -82,7 +82,7 @@ def test_practice_exam_numbers_run_1_to_n_across_objectives(sample, tmp_path):
 def test_each_objective_ends_with_exam_essentials(sample, tmp_path):
     html = guide_html(context(sample, tmp_path))
     assert html.count('<p class="essentials-title">Exam essentials</p>') == len(sample.objectives)
-    assert "<strong>multiples of 8 with FP16</strong>" in html  # a cloze phrase: what the author marked as testable
+    assert "multiples of <strong>8</strong> with FP16" in html  # a cloze phrase: what the author marked as testable
 
 
 def test_glossary_points_at_the_term_where_it_is_explained(sample, tmp_path):
@@ -107,11 +107,14 @@ def test_labs_are_described_once_and_pointed_at_after(sample, tmp_path):
     assert "the lab described with 6.2" in labs  # the sample lists its LoRA lab under 6.2 and 6.3
 
 
-def test_long_code_lines_are_cut_and_marked_continued():
-    wrapped = book.wrap_code("    x = " + "a" * 100 + "\nshort", columns=40)
+def test_long_code_lines_are_cut_at_spaces_and_marked_continued():
+    wrapped = book.wrap_code("    x = compute(alpha, beta, gamma, delta, epsilon, zeta, eta, theta)\nshort", columns=40)
     lines = wrapped.splitlines()
-    assert all(len(line) <= 40 for line in lines) and lines[-1] == "short"
-    assert lines[1].startswith("    ↪ ") and "".join(line.replace("    ↪ ", "") for line in lines[:-1]) == "    x = " + "a" * 100
+    assert all(len(line) <= 40 for line in lines) and lines[-1] == "short" and len(lines) > 2
+    assert lines[1].startswith("    ↪ ")
+    assert " ".join(line.replace("    ↪ ", "").strip() for line in lines[:-1]) == "x = compute(alpha, beta, gamma, delta, epsilon, zeta, eta, theta)"
+    long_token = book.wrap_code("    x = " + "a" * 100, columns=40)  # never cut inside a token: the block widens (and is set smaller)
+    assert "a" * 100 in long_token and book.code_scale("    x = " + "a" * 100, columns=40) < 1
 
 
 def test_write_in_space_follows_the_model_answer(sample, tmp_path):

@@ -77,15 +77,15 @@ def test_a_term_written_as_a_markdown_link_is_an_error_and_never_a_link(tmp_path
 
 def test_long_definitions_are_dropped_and_counted_not_a_crash(run_cli, tmp_path):
     long = "A " + "very " * 590 + "long definition."  # 2,969 characters: within the 3,000 an author may write
-    terms = "".join(f"  - {{term: Term{i}, definition: '{long} Number {i}.'}}\n" for i in range(4))
+    terms = "".join(f"  - {{term: Term{i}, definition: '{long} Number {i}.'}}\n" for i in range(5))  # four to match, one left over
     sources = sources_with(tmp_path, OBJECTIVE.format(title="Long terms") + "terms:\n" + terms)
     result = run_cli("build", "--sources", "sources", "--out", "out", "--today", TODAY, cwd=tmp_path)
     assert result.code == 0, result.err
     bank = json.loads((tmp_path / "out" / "demo" / "bank.json").read_text(encoding="utf-8"))
     dropped = {d["id"]: d["reason"] for d in bank["coverage"]["dropped"]}
-    assert dropped["gen-matching-term0"] == "too_long"  # four definitions joined: 12,000 characters of explanation
-    assert all(dropped[f"gen-which-term-term{i}"] == "too_long" for i in range(4))  # the term, then its definition
-    assert bank["coverage"]["dropped_by_reason"]["too_long"] == 5
+    assert dropped["gen-matching-term0"] == "too_long"  # the explanation: the term left over, then its whole definition
+    assert all(dropped[f"gen-which-term-term{i}"] == "too_long" for i in range(5))  # the question, then its definition
+    assert bank["coverage"]["dropped_by_reason"]["too_long"] == 6
     assert all(len(q["explanation"]) <= 3000 and len(q["stem"]) <= 3000 for q in bank["questions"])
     assert sources.is_dir()
 
@@ -114,7 +114,7 @@ def test_question_ids_that_differ_only_in_case_are_an_error(run_cli, tmp_path):
 
 def test_generated_ids_are_unique_regardless_of_case(tmp_path):
     """A key point `KP` and a question `gen-cloze-kp-c1`: the generated fill-in would share its QTI file."""
-    objective = (OBJECTIVE.format(title="Case").replace("id: kp\n    text: A point.", "id: KP\n    text: 'A {{c1::point}} here.'")
+    objective = (OBJECTIVE.format(title="Case").replace("id: kp\n    text: A point.", "id: KP\n    text: 'It takes {{c1::2}} steps.'")
                  + "questions:\n" + QUESTION.format(id="gen-cloze-kp-c1", stem="Is it?"))
     view = view_of(sources_with(tmp_path, objective))
     names = [qti21.item_href(q).casefold() for q in view.questions]

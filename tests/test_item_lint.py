@@ -12,7 +12,7 @@ from pipeline.check.validate import validate
 from tests.conftest import TODAY
 
 LINT_CODES = {"item-long-answer", "item-all-none-above", "item-negative-stem", "item-overlapping-options", "item-answer-in-stem",
-              "item-tf-all-true", "cloze-gap-long", "item-points-elsewhere"}
+              "item-tf-all-true", "cloze-gap-long", "cloze-gap-given", "item-points-elsewhere"}
 
 
 def _lint(sources) -> list[tuple[str, str, str]]:
@@ -53,3 +53,9 @@ def test_an_emphasised_negative_is_fine(make_sources, tmp_path):
 
 def test_clean_questions_raise_nothing(make_sources):
     assert _lint(make_sources("valid", "terms_four")) == []
+
+
+def test_a_cloze_whose_sentence_gives_its_gap_away_is_flagged(make_sources):
+    found = [d for d in validate(make_sources("valid", "glossary_leaks"), dt.date.fromisoformat(TODAY)).report.items if d.code == "cloze-gap-given"]
+    assert [(d.path.name, d.message) for d in found] == [
+        ("glossary_leaks.yaml", "key_points[1].text: cloze c1: the card's text shows 'Dynamic', 'batching', a form of the hidden answer; reword it or hide another phrase")]

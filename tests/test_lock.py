@@ -77,7 +77,7 @@ def test_build_reads_the_committed_lock_without_network(run_cli, make_sources, t
     """The statuses in the outputs come from the lock, and no socket is opened to get them."""
     import socket
 
-    sources = make_sources("valid")  # its lock says every quote was found on TODAY
+    sources = make_sources("valid", "terms_four")  # its lock says every quote was found on TODAY; the fill-ins of 1.2 cite them
     lock_before = (sources / "demo" / LOCK_NAME).read_bytes()
     attempts = []
 

@@ -77,7 +77,7 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
     per_type, per_objective = Counter(), Counter()
     for objective in content.objectives:
         clozes = sum(len({m.number for m in cloze.marks(kp.text)}) for kp in objective.key_points)
-        counts = {"term": 2 * len(objective.terms), "question": len(view.objective(objective.id).practice), "cloze": clozes,
+        counts = {"term": 2 * len(objective.terms), "question": len(view.objective(objective.id).practice) + len(objective.check_yourself), "cloze": clozes,
                   "example": len(objective.examples)}
         per_type.update(counts)
         per_objective[objective.id] = sum(counts.values())
@@ -87,11 +87,11 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
 def test_sample_deck_imports_cleanly(build, collection, full_copy, tmp_path):
     log = import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     assert (len(log.conflicting), len(log.duplicate), len(log.missing_notetype), len(log.empty_first_field)) == (0, 0, 0, 0)
-    assert len(log.new) == collection.note_count() == 66  # 18 terms, 33 authored and 4 generated matching questions, 8 key points with cloze marks, 3 examples
+    assert len(log.new) == collection.note_count() == 66  # 18 terms, 33 authored and 1 generated matching questions, 4 check-yourself prompts, 7 key points with cloze marks, 3 examples
     expected = expected_cards(full_copy)
     cards = [collection.get_card(cid) for cid in collection.find_cards("")]
     by_type = Counter(note_types.NOTE_TYPES[[t.model_id for t in note_types.NOTE_TYPES].index(c.note().mid)].key for c in cards)
-    assert by_type == expected["type"] == Counter(term=36, question=37, cloze=8, example=3)
+    assert by_type == expected["type"] == Counter(term=36, question=38, cloze=7, example=3)
     by_deck = Counter(collection.decks.name(c.did).rsplit("::", 1)[1].split()[0] for c in cards)
     assert by_deck == expected["objective"]
 
@@ -113,7 +113,7 @@ def test_every_note_tagged_by_exam_section_objective_and_type(build, collection,
     assert set(collection.find_notes("tag:NCA-GENM::6_Performance_Optimization")) == every
     per_objective = [collection.find_notes(f"tag:NCA-GENM::6_Performance_Optimization::6.{n}_*") for n in (1, 2, 3, 4)]
     assert sorted(n for ids in per_objective for n in ids) == sorted(every)
-    per_type = [collection.find_notes(f"tag:NCA-GENM::type::{t}") for t in ("term", "question", "key_point", "example")]
+    per_type = [collection.find_notes(f"tag:NCA-GENM::type::{t}") for t in ("term", "question", "key_point", "example", "check_yourself")]
     assert sorted(n for ids in per_type for n in ids) == sorted(every)
     assert all(" " not in tag and tag.count("::") >= 2 for tag in collection.tags.all())
 
@@ -146,9 +146,10 @@ def test_rebuild_after_editing_a_definition_updates_that_note(build, full_copy, 
     col.close()
 
     changes = json.loads((out / "deck-changes.json").read_text())
-    # the term's note, and the generated matching question that asks for its definition
+    # the term's note, and the generated matching question: without "BF16" in it, the definition may now
+    # stand beside bfloat16's (no prompt names another answer of its question)
     assert [(n["ref"], n["changed"]) for n in changes["notes"]["changed"]] == [
-        ("gen-matching-mixed-precision", ["Options", "Answer", "Explanation"]), ("Tensor Core", ["Definition"])]
+        ("gen-matching-mixed-precision", ["Options", "Answer"]), ("Tensor Core", ["Definition"])]
     assert (changes["notes"]["added"], changes["notes"]["removed"], changes["note_types_changed"]) == ([], [], [])
 
 

@@ -105,11 +105,13 @@ def test_generated_distractors_are_real_other_terms(sample_bank, sample_content)
         assert len(wrong) == 3 and set(wrong) <= pool - set(right), q["id"]
 
 
-def test_each_objective_with_terms_gets_term_questions_and_cloze_questions(sample_bank):
+def test_each_objective_gets_cloze_questions_and_term_questions_where_its_glossary_allows(sample_bank):
     questions = _questions(sample_bank)
-    for objective in ("6.1", "6.2", "6.3", "6.4"):
-        rules = {q["generated"] for q in questions if q["objective"] == objective}
-        assert {"which-term", "cloze"} <= rules, objective
+    rules = {objective: {q["generated"] for q in questions if q["objective"] == objective} for objective in ("6.1", "6.2", "6.3", "6.4")}
+    assert all("cloze" in found for found in rules.values()), rules
+    assert {o for o, found in rules.items() if "which-term" in found} == {"6.1", "6.3", "6.4"}  # 6.2's terms: a tool, a setting, one whose definition says "rank"
+    dropped = {d["id"]: d["reason"] for d in json.loads(sample_bank.read_text(encoding="utf-8"))["coverage"]["dropped"]}
+    assert dropped["gen-which-term-hyperparameter"] == "too_few_distractors" and dropped["gen-which-term-low-rank-adaptation"] == "stem_contains_answer"
 
 
 def test_source_points_at_the_question_line(sample_bank):
@@ -153,10 +155,12 @@ def test_coverage_counts_and_flags(run_cli, make_sources, tmp_path):
     assert (rows["1.2"]["authored"], rows["1.2"]["terms"], rows["1.2"]["quotes"], rows["1.2"]["flags"]) == (0, 4, 4, ["no_authored_question"])
     assert [(s["number"], s["weight_share"]) for s in coverage["sections"]] == [(1, 40.0), (2, 60.0)]
     assert [(d["id"], d["reason"]) for d in coverage["dropped"]] == [
-        ("gen-which-term-gadget", "too_few_distractors"), ("gen-which-term-gizmo", "id_taken"),
+        ("gen-cloze-1.1-things-c1", "gap_not_a_term_or_number"), ("gen-cloze-1.2-same-number-twice-c1", "several_gaps"),
+        ("gen-which-term-cache", "stem_contains_answer"), ("gen-which-term-gadget", "too_few_distractors"), ("gen-which-term-gizmo", "id_taken"),
         ("gen-which-term-thing", "definition_too_short"), ("gen-which-term-widget", "near_duplicate")]
-    assert coverage["dropped_by_reason"] == {"definition_too_short": 1, "id_taken": 1, "near_duplicate": 1, "too_few_distractors": 1}
-    assert rows["1.1"]["by_type"] == {"multiple": 1, "short_answer": 2, "single": 1, "true_false": 1}
+    assert coverage["dropped_by_reason"] == {"definition_too_short": 1, "gap_not_a_term_or_number": 1, "id_taken": 1, "near_duplicate": 1,
+                                             "several_gaps": 1, "stem_contains_answer": 1, "too_few_distractors": 1}
+    assert rows["1.1"]["by_type"] == {"multiple": 1, "short_answer": 1, "single": 1, "true_false": 1}  # its cloze hides a clause: no fill-in
     assert rows["1.1"]["authored_by_type"] == {"multiple": 1, "short_answer": 1, "single": 1, "true_false": 1}
 
 
@@ -164,4 +168,4 @@ def test_an_objective_without_question_or_quote_is_flagged(run_cli, make_sources
     coverage = _coverage(run_cli, make_sources, tmp_path, "valid", "uncited_key_point")  # a warning, still built
     rows = {o["id"]: o for s in coverage["sections"] for o in s["objectives"]}
     assert rows["1.2"]["flags"] == ["no_question", "no_citation"]
-    assert coverage["notes"] == ["no matching question for 1 term(s) of section 1: a matching question needs 4"]
+    assert coverage["notes"] == ["no matching question for 1.1: it has fewer than 3 terms whose definitions do not name them"]

@@ -132,16 +132,18 @@ def test_every_cited_url_and_lab_is_a_link(guide_pdf, sample):
     assert cited | labs | {sample.exam.exam_page} <= link_uris(guide_pdf)
 
 
-def test_answer_key_gives_every_answer_in_one_line_with_the_page_to_review(guide_pdf, sample, tmp_path):
+def test_answer_key_gives_every_answer_with_the_page_to_review(guide_pdf, sample, tmp_path):
     start = guide_pdf.get_destination_page_number(outline_entry(guide_pdf, "Answer key"))
     text = pdf_text(guide_pdf, first_page=start).split("Glossary")[0]
     assert text.startswith("Answer key For each question")  # the heading opens the page (pypdf reads margin boxes last)
-    page_of = {o.id: guide_pdf.get_destination_page_number(outline_entry(guide_pdf, f"{o.id} {o.title}")) + 1 for o in sample.objectives}
+    destinations = guide_pdf.named_destinations
     items = build_guide(context(sample, tmp_path)).practice
-    for item in items:
-        entry = re.search(rf"(?<!\d){item.number}\. (.*?) review p\. (\d+)", text)
-        assert entry and int(entry[2]) == page_of[item.objective.id], item.question.id
-        assert normalized(item.answer_text) in entry[1], item.question.id
+    # entries in order: "N. answer — why review p. P" (an answer may itself hold "bfloat16. In")
+    entries = re.findall(r"(\d+)\. (.*?) review p\. (\d+)", text.split(" For each question", 1)[1].split("). ", 1)[1])
+    assert [int(n) for n, _, _ in entries] == [item.number for item in items]
+    for item, (_, body, page) in zip(items, entries, strict=True):  # the page of the key point it cites
+        assert int(page) == guide_pdf.get_destination_page_number(destinations[item.review_anchor]) + 1, item.question.id
+        assert normalized(item.answer_text) in body, item.question.id
 
 
 def test_practice_pages_show_no_answers(guide_pdf, sample):

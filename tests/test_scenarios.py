@@ -21,7 +21,7 @@ def test_valid_fixture_has_no_problem(run_cli, make_sources):
     ("scenario", "expected"),
     [
         ("misspelt_key", "sources/demo/misspelt_key.yaml:2:1: error: titel: unknown key 'titel'; did you mean 'title'? "
-                         "(expected one of: examples, id, key_points, labs, questions, reviewed, see, summary, terms, title) [schema]"),
+                         "(expected one of: check_yourself, examples, id, key_points, labs, questions, reviewed, see, summary, terms, title) [schema]"),
         ("duplicate_question_id", "sources/demo/valid.yaml:15:9: error: questions[0].id: question id is already used at "
                                   "sources/demo/duplicate_question_id.yaml:11 [duplicate-id]"),
         ("review_future", "sources/demo/review_future.yaml:4:11: error: reviewed: 2026-12-25 is after today (2026-11-29); "
@@ -122,7 +122,7 @@ def test_today_from_source_date_epoch(run_cli, make_sources, monkeypatch):
     [
         # the "did you mean" stands for the required key it misspells: one mistake, one line
         ("misspelt_key", "sources/demo/misspelt_key.yaml:2:1: error: titel: unknown key 'titel'; did you mean 'title'? "
-                         "(expected one of: examples, id, key_points, labs, questions, reviewed, see, summary, terms, title) [schema]"),
+                         "(expected one of: check_yourself, examples, id, key_points, labs, questions, reviewed, see, summary, terms, title) [schema]"),
         # a key point that failed the schema is still known by its id: no cascade of "no key point has the id"
         ("bad_key_point_referenced", "sources/demo/bad_key_point_referenced.yaml:9:15: error: key_points[0].citations[0].url: "
                                      "must be an absolute http:// or https:// address, got 'ftp://example.com/a' [schema]"),

@@ -51,7 +51,7 @@ def test_field_labels_and_models_along_a_path():
 
 def test_a_misspelt_key_is_one_line_at_the_key_with_a_suggestion(tmp_path):
     found = problems(tmp_path, GOOD.replace("title: T", "titel: T"))
-    assert found == [(Position(2, 1), "titel: unknown key 'titel'; did you mean 'title'? (expected one of: examples, id, key_points, labs, questions, reviewed, see, summary, terms, title)")]
+    assert found == [(Position(2, 1), "titel: unknown key 'titel'; did you mean 'title'? (expected one of: check_yourself, examples, id, key_points, labs, questions, reviewed, see, summary, terms, title)")]
 
 
 def test_a_missing_key_is_reported_on_its_parent_mapping(tmp_path):

@@ -71,7 +71,7 @@ def test_quotes_show_status_and_date(built):
     soup = _pages(built)["objective-2-1.html"]
     checks = [s.get_text() for s in soup.select(".callout .check")]
     assert checks == ["found on the page, 2026-11-29"] * 2
-    assert [f.figcaption.get_text() for f in soup.select("figure.callout")] == ["What Acme says", "What Other Co says"]
+    assert [f.summary.get_text() for f in soup.select("details.callout")] == ["What Acme says (1)", "What Other Co says (1)"]
 
 
 def test_questions_and_options_in_the_banks_order(built):
@@ -116,6 +116,12 @@ def test_the_site_asks_every_shape():
         assert (site.SITE_TEMPLATES / "answers" / f"{shape}.html.j2").is_file()
 
 
+def test_check_yourself_prompts_end_the_objective_page(built):
+    soup = _pages(built)["objective-2-1.html"]
+    prompts = [li.get_text(strip=True) for li in soup.select("section.check-yourself li")]
+    assert prompts == ["Say what a sprocket meshes with, and why that matters.", "Name two things a widget is part of."]
+
+
 def _single(**changes):
     fields = {"id": "6.1-q1", "type": "single", "stem": "Which size?", "options": ["4096", "4097"], "answer": "4096", "explanation": "A multiple of 8."}
     return make_question(**{**fields, **changes})
@@ -138,9 +144,9 @@ def test_the_site_data_tells_each_questions_terms_hash_and_grading(built):
     assert data["order"] == list(bank) and all(data["questions"][i]["hash"] == bank[i]["content_hash"] for i in bank)
     q = data["questions"]
     assert q["gen-which-term-gizmo"]["topics"] == ["gizmo"]  # its answer, not its three distractors
-    assert q["gen-matching-widget"]["topics"] == ["cache", "gizmo", "sprocket", "widget"]
+    assert q["gen-matching-widget"]["topics"] == ["gizmo", "sprocket", "widget"]  # its answers, not the term left over
     assert q["1.1-q4"]["self"] and [p["accepted"] for p in q["1.1-q4"]["grade"]["parts"]] == [[]]  # a model answer only
-    assert not q["gen-cloze-1.1-things-c1"]["self"] and q["gen-cloze-1.1-things-c1"]["grade"]["parts"][0]["accepted"]
+    assert not q["gen-cloze-1.2-hint-c1"]["self"] and q["gen-cloze-1.2-hint-c1"]["grade"]["parts"][0]["accepted"]
     assert data["mock"] == {"questions": 50, "minutes": 60, "pass": 70}  # the defaults: valid.yaml has no mock_exam
     assert data["storageKey"] == f"exam-prep:demo:progress-{PROGRESS_VERSION}"
 

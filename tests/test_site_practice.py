@@ -213,9 +213,10 @@ def test_short_answers_are_self_graded_after_the_model_answer_by_keyboard(page, 
     doc = _doc(page)
     assert [(r["card_id"], r["rating"]) for r in doc["log"]] == [("1.1-q4", 2)]
     assert doc["cards"]["1.1-q4"]["last"] == {"response": ["Stuff, I think"], "result": "right", "rating": 2, "time": "2026-11-30T12:00:00.000Z"}
-    gap = page.locator("form[data-qid='gen-cloze-1.1-things-c1']")  # a fill-in has accepted answers: graded, not self-graded
-    assert gap.get_attribute("data-self") is None and gap.locator("button.check").text_content() == "Check answer"
     assert _axe(page) == []
+    _open(page, built, "objective-1-2.html")
+    gap = page.locator("form[data-qid='gen-cloze-1.2-hint-c1']")  # a fill-in has accepted answers: graded, not self-graded
+    assert gap.get_attribute("data-self") is None and gap.locator("button.check").text_content() == "Check answer"
 
 
 def test_mock_exam_drawn_by_weights_times_out_and_scores_per_section(page, built, bank):

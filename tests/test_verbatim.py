@@ -61,6 +61,6 @@ def test_language_is_checked_against_pygments(run_cli, make_sources, language, w
     path.write_text(path.read_text().replace("language: sql", f"language: {language}"))
     result = run_cli("validate", "--today", TODAY, cwd=sources.parent)
     lines = [line for line in result.lines if line.endswith("[example-language]")]
-    expected = ["sources/demo/indented_output.yaml:14:15: warning: examples[0].language: 'pyhton' is not a language Pygments knows; "
+    expected = ["sources/demo/indented_output.yaml:15:15: warning: examples[0].language: 'pyhton' is not a language Pygments knows; "
                 "did you mean 'python'? (use a lexer name such as python, bash, console, sql or text) [example-language]"]
     assert lines == (expected if warned else [])

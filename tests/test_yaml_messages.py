@@ -61,7 +61,7 @@ def test_a_closing_quote_never_opened_is_an_error_at_the_quote(run_cli, make_sou
 def test_the_indicator_the_message_gives_keeps_the_leading_spaces(run_cli, make_sources):
     sources = make_sources("valid")
     body = CASES["a block that starts with a space"][0].replace("output: |", "output: |4")
-    (sources / "demo" / "fixed.yaml").write_text(HEAD.replace('"1.1"', '"1.9"') + body.replace("title: psql", "title: psql\n    language: sql")
+    (sources / "demo" / "fixed.yaml").write_text(HEAD.replace('"1.1"', '"1.9"') + body.replace("  - title: psql", "  - id: 1.9-psql\n    title: psql\n    language: sql")
                                                  + "key_points:\n  - {id: 1.9-kp, text: A point.}\n", encoding="utf-8")
     result = run_cli("validate", "--today", TODAY, cwd=sources.parent)
     assert not [line for line in result.lines if "fixed.yaml" in line and ": error: " in line], result.out

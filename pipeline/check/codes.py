@@ -55,8 +55,9 @@ CODES: dict[str, str] = {
     "item-overlapping-options": "two options where one's words are all in the other, G22 (warning)",
     "item-answer-in-stem": "single choice: a stem word repeated in the correct option and no wrong one, G28b (warning)",
     "item-tf-all-true": "an objective whose true/false questions (2+) are all true, G20 (warning)",
-    "cloze-gap-long": "a cloze mark hiding more than six words (warning)",
-    "item-points-elsewhere": "a stem or explanation pointing 'above', 'below' or at 'the example' (warning)",
+    "cloze-gap-long": "a cloze mark hiding more than four words (warning)",
+    "cloze-gap-given": "a cloze card whose sentences hold a form of the gap's answer (warning)",
+    "item-points-elsewhere": "a stem or explanation pointing 'above', 'below', at 'the example' or 'the CPU run' (warning)",
     # what learners' answers say (sources/<exam>/item-stats.json, written by `stats`; thresholds in pipeline/check/thresholds.py)
     "item-negative-discrimination": "an item the stronger learners get wrong more often (corrected point-biserial < 0): likely mis-keyed (warning)",
     "item-too-easy": "an item nearly everyone gets right (facility > 0.95) (warning)",

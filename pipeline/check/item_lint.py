@@ -13,8 +13,9 @@ raise or silence it (Report.warning(..., code)):
 | item-overlapping-options | G22 keep choices independent, not overlapping | one option's words all inside another's |
 | item-answer-in-stem | G28b clang associations | single choice: a word of the stem repeated in the correct option and in no wrong one |
 | item-tf-all-true | G20 vary the location of the right answer (the true/false form of it) | an objective's true/false questions (2+) all true |
-| cloze-gap-long | (cloze) a gap a learner can recall | a cloze mark hiding more than six words |
-| item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below" or at "the example" |
+| cloze-gap-long | (cloze) a gap a learner can recall | a cloze mark hiding more than four words |
+| cloze-gap-given | (cards) no front shows its answer | the sentences a cloze card shows hold a form of the gap's answer (by word stem) |
+| item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below", at "the example" or "the CPU run" |
 
 Warnings only: a flagged item may be right as it is, and the author decides.
 """
@@ -29,15 +30,16 @@ from pipeline.diagnostics import Report
 from pipeline.load.content import ObjectiveFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey
-from pipeline.text import cloze
+from pipeline.text import cloze, word_forms
 from pipeline.text.plaintext import to_plain
 from schema.models import Question
 
 GUIDE = "Haladyna, Downing & Rodriguez 2002"
-MAX_GAP_WORDS = 6
+MAX_GAP_WORDS = cloze.MAX_GAP_WORDS
 _ALL_NONE = re.compile(r"\b(all|none|both|neither) of the (above|options|answers|these|choices)\b", re.IGNORECASE)
 _NEGATIVE = re.compile(r"(?<![\w*])(not|except|least|never|cannot|incorrect|untrue)(?![\w*])", re.IGNORECASE)
-_ELSEWHERE = re.compile(r"\b(see|shown|as|in) (the )?(example|figure|table|code|listing|question)? ?(above|below)\b|\bthe (previous|next|preceding|following) (question|example|figure|section)\b", re.IGNORECASE)
+_ELSEWHERE = re.compile(r"\b(see|shown|as|in) (the )?(example|figure|table|code|listing|question)? ?(above|below)\b|\bthe (previous|next|preceding|following) (question|example|figure|section)\b"
+                        r"|\b(?:in|from) the (?:(?:CPU|GPU|worked|earlier|last) )?(?:run|example|listing|snippet)\b", re.IGNORECASE)
 _STOP = frozenset(["which", "what", "when", "where", "that", "this", "with", "from", "into", "than", "then", "they", "their", "there", "these", "those", "about", "would", "could", "should", "does", "have", "been", "being", "were", "most", "more", "other", "some", "such", "only", "also", "each", "your"])
 
 
@@ -46,7 +48,8 @@ def _warn(report: Report, file: ObjectiveFile, path: PathKey, message: str, code
 
 
 def _words(text: str) -> set[str]:
-    return {w.casefold() for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{3,}", to_plain(text))} - _STOP
+    """Stems of the words of 4+ letters: "batches" and "batching" are one clue (pipeline/text/word_forms.py)."""
+    return {word_forms.stem(w) for w in re.findall(r"[A-Za-z][A-Za-z0-9]{3,}", to_plain(text)) if w.casefold() not in _STOP}
 
 
 def _right_wrong(q: Question) -> tuple[list[int], list[int]]:
@@ -88,7 +91,8 @@ def overlapping(q: Question) -> list[tuple[PathKey, str]]:
 
 
 def answer_in_stem(q: Question) -> list[tuple[PathKey, str]]:
-    """Single choice only: with several correct options a shared word is weak evidence of a clue."""
+    """Single choice only: with several correct options a shared word is weak evidence of a clue. Words
+    are compared by stem, so an inflected or derived form of a word counts as the word."""
     if q.type != "single":
         return []
     right, wrong = _right_wrong(q)
@@ -97,7 +101,8 @@ def answer_in_stem(q: Question) -> list[tuple[PathKey, str]]:
     for i in right:
         clue = sorted((_words(q.options[i]) & stem) - in_wrong)
         if clue:
-            return [(("options", i), f"the correct option repeats {clue[0]!r} from the stem and no wrong option does ({GUIDE}, G28b: clang association)")]
+            word = next(w for w in re.findall(r"[A-Za-z][A-Za-z0-9]{3,}", to_plain(q.options[i])) if word_forms.stem(w) == clue[0])
+            return [(("options", i), f"the correct option repeats {word!r} (or a form of it) from the stem and no wrong option does ({GUIDE}, G28b: clang association)")]
     return []
 
 
@@ -106,15 +111,21 @@ CODES = {long_answer: "item-long-answer", all_none_above: "item-all-none-above",
          overlapping: "item-overlapping-options", answer_in_stem: "item-answer-in-stem"}
 
 
+def question_findings(q: Question) -> list[tuple[PathKey, str, str]]:
+    """Every item-writing warning of one question, as (path below the question, message, code): the one
+    list authored questions (as warnings) and generated ones (as reasons to drop them) are held to."""
+    found = []
+    if q.type in ("single", "multiple") and q.options:
+        found += [(path, message, CODES[rule]) for rule in CHOICE_RULES for path, message in rule(q)]
+    return found + points_elsewhere(q)
+
+
 def lint_objective(file: ObjectiveFile, report: Report) -> None:
     """Every item-writing warning of one valid objective file."""
     questions = list(file.indexed("questions"))
     for i, q in questions:
-        if q.type in ("single", "multiple") and q.options:
-            for rule in CHOICE_RULES:
-                for path, message in rule(q):
-                    _warn(report, file, ("questions", i, *path), message, CODES[rule])
-        _points_elsewhere(file, ("questions", i), q, report)
+        for path, message, code in question_findings(q):
+            _warn(report, file, ("questions", i, *path), message, code)
     tf = [(i, q) for i, q in questions if q.type == "true_false"]
     if len(tf) >= 2 and all(q.answer is True for _, q in tf):
         _warn(report, file, ("questions", tf[-1][0], "answer"), f"all {len(tf)} true/false questions of this objective are true: a candidate who answers 'true' throughout scores full marks; make some false ({GUIDE}, G20)", "item-tf-all-true")
@@ -122,11 +133,25 @@ def lint_objective(file: ObjectiveFile, report: Report) -> None:
         for mark in cloze.marks(point.text):
             words = len(to_plain(mark.answer).split())
             if words > MAX_GAP_WORDS:
-                _warn(report, file, ("key_points", i, "text"), f"cloze c{mark.number} hides {words} words; a gap of at most {MAX_GAP_WORDS} words is one a learner can recall: hide the key phrase only", "cloze-gap-long")
+                _warn(report, file, ("key_points", i, "text"), f"cloze c{mark.number} hides {words} words; a gap of at most {MAX_GAP_WORDS} words is one a learner can recall: hide the key term or number only", "cloze-gap-long")
+        for number in sorted({m.number for m in cloze.marks(point.text)}):
+            given = _gap_given(point.text, number)
+            if given:
+                _warn(report, file, ("key_points", i, "text"), f"cloze c{number}: the card's text shows {', '.join(map(repr, given))}, a form of the hidden answer; reword it or hide another phrase", "cloze-gap-given")
 
 
-def _points_elsewhere(file: ObjectiveFile, path: PathKey, q: Question, report: Report) -> None:
+def points_elsewhere(q: Question) -> list[tuple[PathKey, str, str]]:
+    found = []
     for name in ("stem", "explanation"):
-        found = _ELSEWHERE.search(getattr(q, name))
-        if found:
-            _warn(report, file, (*path, name), f"{found[0]!r} points at content a card or a shuffled practice exam does not show next to it; say what is meant in the question itself", "item-points-elsewhere")
+        match = _ELSEWHERE.search(getattr(q, name))
+        if match:
+            found.append(((name,), f"{match[0]!r} points at content a card or a shuffled practice exam does not show next to it; say what is meant in the question itself", "item-points-elsewhere"))
+    return found
+
+
+def _gap_given(text: str, number: int) -> list[str]:
+    """The words of a cloze card's shown text (its sentences, other marks as their phrases, this one hidden)
+    that share a stem with the hidden phrase."""
+    hidden = " ".join(to_plain(m.answer) for m in cloze.marks(text) if m.number == number)
+    shown = cloze.CLOZE.sub(lambda m: " " if int(m["number"]) == number else m["answer"], cloze.sentences_with(text, number))
+    return word_forms.found(word_forms.answer_forms(hidden), to_plain(shown))

@@ -61,6 +61,22 @@ def print_sorted(diagnostics: list[Diagnostic]) -> None:
         say.problem(diagnostic.format())
 
 
+def print_generated(result: Validation) -> None:
+    """What the generator made of each exam (drills) and what it dropped, with the reason: so an author
+    can see every generated item and suppress one (`generated: {suppress: [id]}` in exam.yaml). On stderr,
+    beside the table: stdout holds only the `path:line:col:` problems editors and CI annotators read."""
+    from pipeline.practice.generate import DROP_REASONS, generate  # here: a no-op build never loads the generator
+
+    for content in result.exams:
+        generation = generate(content)
+        for sourced in generation.questions:
+            say.info(f"{content.exam.id}: generated {sourced.question.id} ({sourced.rule}, {sourced.question.type}, drill)")
+        for dropped in generation.dropped:
+            extra = f" of {dropped.duplicate_of}" if dropped.duplicate_of and dropped.reason == "near_duplicate" else ""
+            why = generation.details.get(dropped.id) or f"{dropped.reason}{extra}: {DROP_REASONS.get(dropped.reason, '')}".rstrip(": ")
+            say.info(f"{content.exam.id}: dropped {dropped.id} ({dropped.rule}): {why}")
+
+
 def table_rows(result: Validation) -> list[tuple[str, int, int]]:
     """Per exam: its name, errors and warnings."""
     return [(c.name, len(c.report.errors), len(c.report.warnings)) for c in result.checks]
@@ -87,6 +103,8 @@ def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Vali
     if getattr(args, "settings", None) is not None:
         args.settings.check_exams(result.names)
     print_diagnostics(result, say.verbose())
+    if say.verbose():
+        print_generated(result)
     if table:
         print_table(result)
     print_summary(result)

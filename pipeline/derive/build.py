@@ -106,7 +106,7 @@ def _objective(file: ObjectiveFile, section: Section, content: ExamContent, cita
         examples=tuple(runs.view(e) for e in o.examples), labs=tuple(o.labs),
         questions=tuple(question_view(q, origin, citations) for q, origin in authored),
         generated=tuple(question_view(q, origin, citations) for q, origin in made),
-        see=_see(getattr(o, "see", None), content),
+        see=_see(getattr(o, "see", None), content), check_yourself=tuple(o.check_yourself),
     )
 
 

@@ -46,7 +46,7 @@ class ExampleBlasts:
         if content.exam.id not in self._places:
             view = build_view(content, CitationLock.load(content.folder))
             found: dict[str, list[str]] = {}
-            for name in ("pdf", "site", "anki"):
+            for name in ("guide", "site", "deck"):
                 for (kind, item), where in registry.places(name, view).items():
                     if kind == "example":
                         found.setdefault(item, []).extend(w if isinstance(w, str) else f"deck note {w[0]} in {w[1]}" for w in where)

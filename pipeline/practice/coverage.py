@@ -44,8 +44,10 @@ def _percent(part: int, whole: int) -> float:
 
 
 def _mix(questions: list[QuestionView]) -> dict[str, dict[str, int]]:
-    """Types, difficulties, authored types, and where correct answers of one-answer choices (3+ options) sit."""
-    singles = [p for q in questions for p in q.parts if isinstance(p, Choices) and not p.multiple and not p.true_false and len(p.options) >= 3]
+    """Types, difficulties, authored types, and where correct answers of one-answer choices (3+ options) sit
+    (numbers stand in numerical order, where the answer's place says nothing: the balance is the others')."""
+    singles = [p for q in questions for p in q.parts if isinstance(p, Choices) and not p.multiple and not p.true_false and not p.numeric
+               and len(p.options) >= 3]
     width = max((len(p.options) for p in singles), default=0)
     positions = Counter(o.letter for p in singles for o in p.correct)
     return {

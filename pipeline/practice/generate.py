@@ -1,48 +1,39 @@
 """Question generation: more practice questions from what authors already wrote, the key terms and the
-cloze marks of key points.
+cloze marks of key points, held to the standard authored questions meet.
 
-Three rules, each named in the bank's `generated` field:
-- which-term: a term's definition is shown, every form of the term in it (the term, its acronym, its
-  expansion: pipeline/practice/term_forms.py) masked as a blank; pick the term among four. One
-  single-choice item per term, so drills do not swamp the bank (the older term-meaning rule, "pick the
-  definition", is no longer made: long definitions as options test reading more than knowing).
-  Distractors come from the term's objective, then its section, closest definitions first
-  (pipeline/practice/distractors.py). The question cites the key points of its objective that name the term.
-- cloze: a key point with a cloze mark becomes a fill-in (short_answer) question per cloze number,
-  showing only the sentence holding the gap, under the objective's title; its accepted answers follow
-  the rule in pipeline/practice/answers.py. Short answer, not single choice: the other gaps of the exam
-  hide phrases of other kinds (a number, a technique, a reason), which would make poor distractors.
-- matching: 4-6 terms of one objective (or, for objectives with fewer than four, of their section
-  pooled) become one matching question, definitions -> terms.
+Three rules, each named in the bank's `generated` field (pipeline/practice/term_items.py and
+cloze_items.py say how each draft is made): which-term (pick the term a definition defines, one
+single-choice item per term), cloze (a fill-in per cloze gap) and matching (definitions to terms of one
+objective). Every draft then passes one gate (pipeline/practice/gate.py: the item-writing lint, the
+type's checks, grading, the leak checks); a draft that raises anything is dropped, its reason counted
+in coverage. Where the glossary cannot supply a good item, there is no item.
+
+Authors stay in charge (`generated:` in exam.yaml): `rules` lists the rules that run, `suppress` the
+generated ids to leave out (each counted as `suppressed`).
 
 Everything is deterministic and derived from source ids: question ids are
 `gen-<rule>-<term slug or key point id>[-c<n>]`, options are sorted alphabetically before the view
-shuffles them by id. A draft is dropped, with its reason counted in coverage, when its stem shows its
-answer, its options differ only in case, its masked definition is too short to identify anything, too
-few distractors remain, it nearly repeats an authored question of its section, or its id is taken (case
-aside: ids name files where case folds); and when a text it would hold is longer than the schema lets an
-author write (four long definitions make a matching explanation of 12,000 characters): generated text is
-held to the authors' limits, so every output can take it (`_made` makes the draft through the schema).
+shuffles them by id. A draft that nearly repeats an authored question of its section, or whose id is
+taken (case aside: ids name files where case folds), is dropped too; so is one holding a text longer
+than the schema lets an author write (`too_long`, `invalid`: drafts are made through the schema,
+pipeline/practice/term_items.py `made`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from pydantic import ValidationError
 from rapidfuzz import fuzz, process, utils
 
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.load.yamlsource import PathKey
-from pipeline.practice import answers, term_forms
-from pipeline.practice.distractors import Candidate, pick_distractors
-from pipeline.questions import QuestionBase, make_question, type_of
-from pipeline.text import cloze
+from pipeline.practice import gate
+from pipeline.practice.cloze_items import ClozeDraft, cloze_questions
+from pipeline.practice.term_items import MIN_WORDS, TermDraft, matching, matching_groups, which_term
+from pipeline.practice.terms import SourcedTerm, sourced_terms
+from pipeline.questions import QuestionBase, type_of
 from pipeline.text.plaintext import to_plain
-from pipeline.text.slug import slug
 from schema.bank import DroppedQuestion, Rule
-from schema.models import KeyPoint, Term
 
 # rapidfuzz's ratio (0-100) of two questions' texts (plain stem and right answer, lower-cased, punctuation
 # removed) from which a generated question counts as a near-duplicate of an authored one. The answer is
@@ -51,7 +42,20 @@ from schema.models import KeyPoint, Term
 # questions differ by a few words at most; in the sample, no generated question scores above 73 against
 # any authored one.
 NEAR_DUPLICATE = 85.0
-CHOICES = 4  # the right answer and three distractors
+# What each drop reason that carries no detail of its own means, for `validate --verbose`.
+DROP_REASONS = {
+    "suppressed": "listed in exam.yaml's generated.suppress",
+    "definition_too_short": f"the definition has fewer than {MIN_WORDS} words",
+    "too_few_distractors": "fewer than three other terms of the same kind in its objective and section",
+    "several_gaps": "several gaps share the cloze number: one idea per gap",
+    "gap_too_long": "the gap hides more than four words",
+    "gap_not_a_term_or_number": "the gap holds neither an exam term nor a number",
+    "gap_paraphrased": "the text shown around the gap holds a form of its answer, or a gloss of it",
+    "id_taken": "an authored question has this id",
+    "near_duplicate": "it nearly repeats an authored question of its section",
+    "too_long": "a text it would hold is longer than the schema lets an author write",
+    "invalid": "a text it would hold is one the schema refuses",
+}
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class SourcedQuestion:
     file: ObjectiveFile
     node: PathKey  # the question's node, or the term or key point it was generated from
     rule: Rule | None = None
+    shown: tuple[gate.Shown, ...] = ()  # what the gate checks for leaks (generated questions)
 
     @property
     def objective_id(self) -> str:
@@ -75,6 +80,7 @@ class Generation:
     questions: list[SourcedQuestion] = field(default_factory=list)
     dropped: list[DroppedQuestion] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    details: dict[str, str] = field(default_factory=dict)  # a dropped id -> what the gate found, for validate --verbose
 
 
 def authored(content: ExamContent) -> list[SourcedQuestion]:
@@ -83,218 +89,74 @@ def authored(content: ExamContent) -> list[SourcedQuestion]:
 
 
 def generate(content: ExamContent) -> Generation:
-    """Every generated question of the exam that does not repeat an authored one."""
+    """Every generated question of the exam that passes the gate and does not repeat an authored one."""
     result = Generation()
-    drafts = _term_questions(content, result) + _cloze_questions(content) + _matching_questions(content, result.notes)
-    _keep_new(drafts, authored(content), result)
+    config = content.exam.generated
+    terms = sourced_terms(content, result.notes)
+    made: list[TermDraft | ClozeDraft | DroppedQuestion] = []
+    if "which-term" in config.rules:
+        made += _which_term_drafts(terms)
+    if "cloze" in config.rules:
+        made += cloze_questions(content, terms)
+    if "matching" in config.rules:
+        made += _matching_drafts(terms, result.notes)
+    drafts = []
+    for item in made:
+        if isinstance(item, DroppedQuestion):
+            result.dropped.append(item)
+        else:
+            drafts.append(_sourced(item))
+    _keep(drafts, authored(content), set(config.suppress), result)
     result.questions.sort(key=lambda s: s.question.id)
     result.dropped.sort(key=lambda d: d.id)
     return result
 
 
-# --- terms -------------------------------------------------------------------------------------
-
-MIN_WORDS = 6  # a masked definition with fewer words besides its blanks identifies nothing
-
-
-@dataclass(frozen=True)
-class SourcedTerm:
-    term: Term
-    file: ObjectiveFile
-    index: int
-    slug: str
-    section: int
-    forms: frozenset[str]  # the term, its acronyms and expansions, lower-cased (pipeline/practice/term_forms.py)
-    masked: str  # the definition with every form of the term blanked
-
-    @property
-    def candidate(self) -> Candidate:
-        return Candidate(self.term.term, to_plain(self.term.definition))
+def _sourced(draft: TermDraft | ClozeDraft) -> SourcedQuestion:
+    if isinstance(draft, ClozeDraft):
+        return SourcedQuestion(draft.question, draft.file, ("key_points", draft.index), "cloze", draft.shown)
+    return SourcedQuestion(draft.question, draft.origin.file, ("terms", draft.origin.index), draft.rule, draft.shown)
 
 
-def masked_definition(term: Term) -> str:
-    """The definition with the term, its acronyms and expansions replaced by a blank."""
-    return term_forms.mask(term_forms.forms(term.term, term.definition), term.definition)
-
-
-def _sourced_terms(content: ExamContent, notes: list[str]) -> list[SourcedTerm]:
-    terms = []
-    for file in content.objective_files:
-        for index, term in file.indexed("terms"):
-            if not slug(term.term):
-                notes.append(f"no question for the term {term.term!r} in {file.objective.id}: it has no letter or digit to make an id from")
-                continue
-            section = int(file.objective.id.split(".")[0])
-            forms = term_forms.forms(term.term, term.definition)
-            terms.append(SourcedTerm(term, file, index, slug(term.term), section, forms, term_forms.mask(forms, term.definition)))
-    return terms
-
-
-def same_thing(a: SourcedTerm, b: SourcedTerm) -> bool:
-    """Whether two terms name one thing (an acronym and its expansion): never one as the other's distractor."""
-    return bool(a.forms & b.forms) or term_forms.abbreviates(a.term.term, b.term.term) or term_forms.abbreviates(b.term.term, a.term.term)
-
-
-def _term_questions(content: ExamContent, result: Generation) -> list[SourcedQuestion]:
-    """One which-term question per term (at most one single-choice item per term, so drills do not swamp the bank)."""
-    terms = _sourced_terms(content, result.notes)
+def _pools(terms: list[SourcedTerm]) -> tuple[dict[str, list[SourcedTerm]], dict[int, list[SourcedTerm]]]:
     by_objective: dict[str, list[SourcedTerm]] = {}
     by_section: dict[int, list[SourcedTerm]] = {}
     for term in terms:
-        by_objective.setdefault(term.file.objective.id, []).append(term)
+        by_objective.setdefault(term.objective_id, []).append(term)
         by_section.setdefault(term.section, []).append(term)
-    drafts = []
+    return by_objective, by_section
+
+
+def _which_term_drafts(terms: list[SourcedTerm]) -> list[TermDraft | DroppedQuestion]:
+    """One which-term question per term (at most one single-choice item per term, so drills do not swamp the bank)."""
+    by_objective, by_section = _pools(terms)
+    made = []
     for term in terms:
-        objective = [t for t in by_objective[term.file.objective.id] if t is not term]
-        section = (t for t in by_section[term.section] if t.file.objective.id != term.file.objective.id)
-        draft = _which_term(term, objective, section, result)
-        if draft is not None:
-            drafts.append(draft)
-    return drafts
+        objective = [t for t in by_objective[term.objective_id] if t is not term]
+        section = (t for t in by_section[term.section] if t.objective_id != term.objective_id)
+        made.append(which_term(term, objective, section))
+    return made
 
 
-def _made(rule: Rule, **fields: object) -> QuestionBase | DroppedQuestion:
-    """The question, validated like an authored one; the dropped record when the schema refuses a text of it."""
-    try:
-        return make_question(**fields)
-    except ValidationError as exc:
-        reason = "too_long" if all(e["type"] == "string_too_long" for e in exc.errors()) else "invalid"
-        return DroppedQuestion(id=str(fields["id"]), rule=rule, reason=reason, duplicate_of=None, score=None)
-
-
-def _choice(qid: str, stem: str, right: str, wrong: list[str], explanation: str, key_points: list[str]) -> QuestionBase | DroppedQuestion:
-    return _made("which-term", id=qid, type="single", stem=stem, options=sorted([right, *wrong], key=lambda t: (t.casefold(), t)),
-                 answer=right, explanation=explanation, difficulty="easy", key_points=key_points)
-
-
-def _drop(result: Generation, qid: str, rule: Rule, reason: str) -> None:
-    result.dropped.append(DroppedQuestion(id=qid, rule=rule, reason=reason, duplicate_of=None, score=None))
-
-
-def _which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterable[SourcedTerm], result: Generation) -> SourcedQuestion | None:
-    qid = f"gen-which-term-{term.slug}"
-    if term_forms.words_left(to_plain(term.masked)) < MIN_WORDS:
-        _drop(result, qid, "which-term", "definition_too_short")
-        return None
-
-    def candidates(pool: Iterable[SourcedTerm]) -> Iterator[Candidate]:
-        return (Candidate(t.term.term, t.candidate.definition, same_thing(term, t) or term_forms.mentions(t.forms, term.masked)) for t in pool)
-
-    # lazy pools: the section is looked at only when the objective holds too few
-    wrong = pick_distractors(qid, term.candidate, (candidates(pool) for pool in (objective, section)), CHOICES - 1)
-    if wrong is None:
-        _drop(result, qid, "which-term", "too_few_distractors")
-        return None
-    quoted = "\n".join(f"> {line}" for line in term.masked.splitlines())
-    stem = f"Which term is defined as follows?\n\n{quoted}"
-    explanation = f"**{term.term.term}**: {term.term.definition}"
-    question = _choice(qid, stem, term.term.term, [c.text for c in wrong], explanation, _points_naming(term))
-    if isinstance(question, DroppedQuestion):
-        result.dropped.append(question)
-        return None
-    return SourcedQuestion(question, term.file, ("terms", term.index), "which-term")
-
-
-def _points_naming(term: SourcedTerm) -> list[str]:
-    """The key points of the term's objective that mention it (any form): their citations back the question."""
-    return [p.id for p in term.file.objective.key_points if term_forms.mentions(term.forms, cloze.strip(p.text))]
-
-
-# --- matching -----------------------------------------------------------------------------------
-
-MATCH_MIN, MATCH_MAX = 4, 6
-
-
-def _groups(items: list, low: int = MATCH_MIN, high: int = MATCH_MAX) -> tuple[list[list], list]:
-    """Split `items` in order into balanced groups of `low`..`high`; what fits in none is returned apart."""
-    if len(items) < low:
-        return [], items
-    count = -(-len(items) // high)
-    while count > 1 and len(items) / count < low:
-        count -= 1
-    used = items[: high * count]
-    sizes = [len(used) // count + (1 if i < len(used) % count else 0) for i in range(count)]
-    groups, at = [], 0
-    for size in sizes:
-        groups.append(used[at : at + size])
-        at += size
-    return groups, items[len(used):]
-
-
-def _matching_questions(content: ExamContent, notes: list[str]) -> list[SourcedQuestion | DroppedQuestion]:
-    """One matching question per group of 4-6 terms of an objective; leftovers pooled per section."""
-    terms = _sourced_terms(content, [])
-    by_objective: dict[str, list[SourcedTerm]] = {}
-    for term in terms:
-        by_objective.setdefault(term.file.objective.id, []).append(term)
-    groups, pools = [], {}
-    for objective_terms in by_objective.values():
-        made, left = _groups(objective_terms)
-        groups += made
-        pools.setdefault(objective_terms[0].section, []).extend(left)
-    for section, pool in sorted(pools.items()):
-        made, left = _groups(pool)
-        groups += made
-        if left:
-            notes.append(f"no matching question for {len(left)} term(s) of section {section}: a matching question needs {MATCH_MIN}")
-    return [_matching(group) for group in groups]
-
-
-def _matching(group: list[SourcedTerm]) -> SourcedQuestion | DroppedQuestion:
-    first = group[0]
-    pairs = [{"prompt": " ".join(t.masked.split()), "answer": t.term.term} for t in group]
-    question = _made(
-        "matching", id=f"gen-matching-{first.slug}", type="matching", difficulty="medium", pairs=pairs,
-        stem="Match each definition with the term it defines.",
-        explanation="; ".join(f"**{t.term.term}**: {' '.join(t.term.definition.split())}" for t in group),
-    )
-    return question if isinstance(question, DroppedQuestion) else SourcedQuestion(question, first.file, ("terms", first.index), "matching")
-
-
-# --- cloze -------------------------------------------------------------------------------------
-
-
-def _blank(mark: cloze.ClozeMark) -> str:
-    return f"{term_forms.BLANK} ({mark.hint})" if mark.hint else term_forms.BLANK
-
-
-def _with_gaps(text: str, number: int) -> str:
-    """`text` with the marks numbered `number` blanked and every other mark shown as its phrase."""
-    out, at = [], 0
-    for mark in cloze.marks(text):
-        out += [text[at : mark.start], _blank(mark) if mark.number == number else mark.answer]
-        at = mark.end
-    return "".join(out + [text[at:]])
-
-
-def _cloze_question(point: KeyPoint, number: int, file: ObjectiveFile, index: int) -> SourcedQuestion | DroppedQuestion:
-    """The sentence holding the gap, under the objective's title: the rest of the key point would give it away."""
-    phrases = [m.answer for m in cloze.marks(point.text) if m.number == number]
-    sentence = _with_gaps(cloze.sentences_with(point.text, number), number)
-    accepted = answers.accepted(to_plain(phrases[0])) if len(phrases) == 1 else ()  # several gaps: a person grades
-    question = _made(
-        "cloze", id=f"gen-cloze-{point.id}-c{number}", type="short_answer", difficulty="medium",
-        stem=f"*{file.objective.title}*. Fill in the {'gap' if len(phrases) == 1 else 'gaps'}:\n\n{sentence}",
-        answer="; ".join(phrases), explanation=cloze.strip(cloze.sentences_with(point.text, number)), key_points=[point.id],
-        accept=list(accepted),
-    )
-    return question if isinstance(question, DroppedQuestion) else SourcedQuestion(question, file, ("key_points", index), "cloze")
-
-
-def _cloze_questions(content: ExamContent) -> list[SourcedQuestion | DroppedQuestion]:
-    drafts = []
-    for file in content.objective_files:
-        for index, point in file.indexed("key_points"):
-            for number in sorted({m.number for m in cloze.marks(point.text)}):
-                drafts.append(_cloze_question(point, number, file, index))
-    return drafts
+def _matching_drafts(terms: list[SourcedTerm], notes: list[str]) -> list[TermDraft | DroppedQuestion]:
+    """Matching questions of three or four terms of one objective, each with one answer left over."""
+    by_objective, by_section = _pools(terms)
+    made: list[TermDraft | DroppedQuestion] = []
+    for objective_id, objective in by_objective.items():
+        groups = matching_groups(objective)
+        if not groups:
+            notes.append(f"no matching question for {objective_id}: it has fewer than 3 terms whose definitions do not name them")
+        section = [t for t in by_section[objective[0].section] if t.objective_id != objective_id]
+        made += [matching(group, objective, section) for group in groups]
+    return made
 
 
 # --- dropping repeats --------------------------------------------------------------------------
 
 
-def _keep_new(drafts: list[SourcedQuestion | DroppedQuestion], authored_questions: list[SourcedQuestion], result: Generation) -> None:
-    """Keep the drafts whose id is free and that repeat no authored question of the same section.
+def _keep(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestion], suppress: set[str], result: Generation) -> None:
+    """Keep the drafts the author did not suppress, that pass the gate, whose id is free and that repeat
+    no authored question of the same section.
 
     Questions are compared within a section only: that keeps the cost linear in the size of the exam, and
     a term of one section restating a question of another is unlikely (sections split the material)."""
@@ -303,10 +165,7 @@ def _keep_new(drafts: list[SourcedQuestion | DroppedQuestion], authored_question
     for s in authored_questions:
         texts.setdefault(s.objective_id.split(".")[0], {})[s.question.id] = comparable_text(s.question)
     for draft in drafts:
-        if isinstance(draft, DroppedQuestion):  # refused by the schema where it was made
-            result.dropped.append(draft)
-            continue
-        dropped = _flawed(draft) or _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
+        dropped = _suppressed(draft, suppress) or _flawed(draft, result) or _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
         if dropped:
             result.dropped.append(dropped)
         else:
@@ -314,18 +173,22 @@ def _keep_new(drafts: list[SourcedQuestion | DroppedQuestion], authored_question
             result.questions.append(draft)
 
 
-def _flawed(draft: SourcedQuestion) -> DroppedQuestion | None:
-    """A draft that would teach nothing: its stem holds its answer, or its options differ only in case."""
+def _suppressed(draft: SourcedQuestion, suppress: set[str]) -> DroppedQuestion | None:
+    assert draft.rule is not None
+    if draft.question.id in suppress:
+        return DroppedQuestion(id=draft.question.id, rule=draft.rule, reason="suppressed", duplicate_of=None, score=None)
+    return None
+
+
+def _flawed(draft: SourcedQuestion, result: Generation) -> DroppedQuestion | None:
+    """What the gate finds first in a draft, as its drop; the rest of what it found goes to `details`."""
     q, rule = draft.question, draft.rule
     assert rule is not None
-    stem = to_plain(q.stem)
-    right = [q.answer] if q.type == "single" else list(getattr(q, "accept", []))
-    if any(term_forms.mentions(frozenset({to_plain(a).casefold()}), stem) for a in right if a):
-        return DroppedQuestion(id=q.id, rule=rule, reason="stem_contains_answer", duplicate_of=None, score=None)
-    options = getattr(q, "options", [])
-    if len({o.casefold() for o in options}) < len(options):
-        return DroppedQuestion(id=q.id, rule=rule, reason="options_differ_in_case", duplicate_of=None, score=None)
-    return None
+    found = gate.findings(q, draft.shown, gaps=1 if rule == "cloze" else 0)
+    if not found:
+        return None
+    result.details[q.id] = "; ".join(f"{f.reason}: {f.detail}" for f in found)
+    return DroppedQuestion(id=q.id, rule=rule, reason=found[0].reason, duplicate_of=None, score=None)
 
 
 def comparable_text(q: QuestionBase) -> str:

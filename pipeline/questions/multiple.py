@@ -18,6 +18,8 @@ class MultipleQuestion(QuestionBase):
     options: list[Text] = Field(description="The choices, in the author's order (shown shuffled unless `shuffle: false`).")
     answer: list[Text] = Field(description="The texts of the correct options, exactly as in `options` (at least one).")
     shuffle: bool = Field(default=True, description="Show the options in a shuffled order seeded by the id; false keeps the author's order.")
+    order: Literal["numeric"] | None = Field(
+        default=None, description="`numeric`: the options are numbers (one unit), shown in ascending order; options that all read as numbers get it without asking.")
 
 
 def check(q: MultipleQuestion) -> list[Problem]:

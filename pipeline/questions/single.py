@@ -18,6 +18,8 @@ class SingleQuestion(QuestionBase):
     options: list[Text] = Field(description="The choices, in the author's order (shown shuffled unless `shuffle: false`).")
     answer: Text = Field(description="The text of the correct option, exactly as in `options`.")
     shuffle: bool = Field(default=True, description="Show the options in a shuffled order seeded by the id; false keeps the author's order (e.g. for 'All of the above').")
+    order: Literal["numeric"] | None = Field(
+        default=None, description="`numeric`: the options are numbers (one unit), shown in ascending order; options that all read as numbers get it without asking.")
 
 
 def check(q: SingleQuestion) -> list[Problem]:

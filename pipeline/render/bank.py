@@ -53,7 +53,7 @@ def _exam(view: ExamView) -> BankExam:
 def bank_question(q: QuestionView) -> BankQuestion:
     return BankQuestion(
         id=q.id, type=q.type, prompt=q.prompt, objective=q.objective, section=q.section, category_path=list(q.category_path),
-        title=shorten(to_plain(q.stem_md)), stem=q.stem_md, stem_html=to_html(q.stem_md), parts=[bank_part(p) for p in q.parts],
+        title=("Drill: " if q.generated else "") + shorten(to_plain(q.stem_md)), stem=q.stem_md, stem_html=to_html(q.stem_md), parts=[bank_part(p) for p in q.parts],
         answer=q.answer_md, answer_html=to_html(q.answer_md), scoring=q.scoring,
         explanation=q.explanation_md, explanation_html=to_html(q.explanation_md), difficulty=q.difficulty, tags=list(q.tags),
         key_points=list(q.key_points), citations=[_citation(c) for c in q.citations],
@@ -69,7 +69,7 @@ def _choice(item) -> BankChoice:
 def _choices(p: Choices) -> ChoicesPart:
     options = [BankOption(id=o.id, letter=o.letter, text=o.text_md, text_html=o.text_md if p.true_false else to_inline_html(o.text_md),
                           correct=o.correct) for o in p.options]
-    return ChoicesPart(shape="choices", multiple=p.multiple, true_false=p.true_false, options=options)
+    return ChoicesPart(shape="choices", multiple=p.multiple, true_false=p.true_false, numeric=p.numeric, options=options)
 
 
 def _text(p: Text) -> TextPart:

@@ -56,6 +56,7 @@ class Choices:
     options: tuple[Option, ...]  # display order
     multiple: bool = False
     true_false: bool = False  # the two options are True then False, plain words, never shuffled
+    numeric: bool = False  # the options are numbers, shown in ascending order (where the answer's place says nothing)
 
     @property
     def correct(self) -> tuple[Option, ...]:

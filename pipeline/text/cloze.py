@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 MAX_NUMBER = 100  # Anki numbers a cloze card by it; a source needs a handful
+MAX_GAP_WORDS = 4  # a gap a learner can recall: a term or a number, never a clause
 CLOZE = re.compile(r"\{\{c(?P<number>\d{1,9})::(?P<answer>.*?)(?:::(?P<hint>.*?))?\}\}", re.DOTALL)
 
 
@@ -52,14 +53,23 @@ def strip(text: str) -> str:
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”’)]?\s+(?=[A-Z0-9(\"“`*])")
 _LEANS_BACK = re.compile(r"(?:It|Its|They|Their|Them|This|These|That|Those|Such|So|And|But|Both|Each)\b")
+_REFERS = re.compile(r"\b(?:it|its|they|them|their)\b")
+
+
+def leans_back(sentence: str) -> bool:
+    """Whether a sentence needs the one before it to be understood (it opens on, or holds, a pronoun)."""
+    return bool(_LEANS_BACK.match(sentence) or _REFERS.search(sentence))
+
+
 _SLOT = "\ue010{}\ue011"  # private-use: no source types it; stands for a mark while sentences are split
 _SLOT_RE = re.compile("\ue010(\\d+)\ue011")
 
 
-def sentences_with(text: str, number: int) -> str:
+def sentences_with(text: str, number: int, *, lean: bool = True) -> str:
     """The sentences of `text` that hold a mark numbered `number`, marks kept: what a card or a fill-in
-    shows, rather than a whole paragraph whose other sentences give the gap away."""
-    return _sentences(text, lambda numbers: number in numbers)
+    shows, rather than a whole paragraph whose other sentences give the gap away. `lean=False` leaves
+    out the sentences they lean on (a fill-in's explanation is the gap's own sentence)."""
+    return _sentences(text, lambda numbers: number in numbers, lean)
 
 
 def sentences_with_any(text: str) -> str:
@@ -67,14 +77,18 @@ def sentences_with_any(text: str) -> str:
     return _sentences(text, bool)
 
 
-def _sentences(text: str, keep) -> str:
+def _sentences(text: str, keep, lean: bool = True) -> str:
     # A full stop inside a mark never ends a sentence: marks are set aside while the text is split.
     found = marks(text)
     counter = iter(range(len(found)))
     slotted = CLOZE.sub(lambda _m: _SLOT.format(next(counter)), text)
     parts = _SENTENCE_END.split(" ".join(slotted.split()))
     chosen = {n for n, p in enumerate(parts) if keep({found[int(i)].number for i in _SLOT_RE.findall(p)})}
-    # "They run fastest when..." says nothing alone: a sentence opening on a pronoun brings the one before
-    chosen |= {n - 1 for n in chosen if n and _LEANS_BACK.match(parts[n])}
+    # "They run fastest when..." and "NeMo applies it as ..." say nothing alone: a sentence that opens on
+    # a pronoun, or refers back with it/its/they/them/their anywhere, brings the one before (and so on)
+    for n in sorted(chosen, reverse=True):
+        while lean and n and leans_back(parts[n]):
+            n -= 1
+            chosen.add(n)
     kept = [p for n, p in enumerate(parts) if n in chosen]
     return _SLOT_RE.sub(lambda m: text[found[int(m[1])].start : found[int(m[1])].end], " ".join(kept))

@@ -173,6 +173,7 @@ class ObjectiveView:
     questions: tuple[QuestionView, ...]  # authored, in source order
     generated: tuple[QuestionView, ...]  # generated from this objective's terms and key points, by id
     see: SeeView | None = None  # another objective to read with this one
+    check_yourself: tuple[str, ...] = ()  # Markdown prompts a candidate answers alone at the end of the objective
 
     @property
     def heading(self) -> str:

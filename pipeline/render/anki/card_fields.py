@@ -12,7 +12,7 @@ from html import escape
 
 from pipeline.practice import term_forms
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
-from pipeline.text import cloze, markdown
+from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
 
 # Private-use characters: Markdown leaves them alone and no source types them.
@@ -67,15 +67,24 @@ def definition_html(term: str, definition: str) -> str:
     definition -> term card can show a blank in its place (`.masked .mention` in card.css) while the
     term -> definition card shows the words. The note type's fields are frozen, so both cards read this
     one field; the front that asks for the term never shows the term's words."""
-    forms = term_forms.forms(term, definition)
     said: list[str] = []
 
     def hole(match: re.Match[str]) -> str:
         said.append(match[0])
         return _MENTION.format(len(said) - 1)
 
-    html = block_html(term_forms.pattern(forms).sub(hole, definition))
+    html = block_html(mentions_pattern(term, definition).sub(hole, definition))
     return _MENTION_RE.sub(lambda m: _mention_html(inline_html(said[int(m[1])])), html)
+
+
+def mentions_pattern(term: str, definition: str, *texts: str) -> re.Pattern[str]:
+    """Every form of the term in its definition (and `texts`): its names (the term, acronym, expansion) and
+    any word sharing a stem with them ("recomputing" for "Activation recomputation", "NVIDIA's" for
+    "NVIDIA TAO"), so the card that asks for the term shows none of them (pipeline/text/word_forms.py)."""
+    names = term_forms.forms(term, definition)
+    forms = word_forms.answer_forms(term, *names)
+    words = {w.casefold() for text in (definition, *texts) for w in word_forms.found(forms, text)}
+    return term_forms.pattern(frozenset(names | words))
 
 
 def _mention_html(said_html: str) -> str:
@@ -84,10 +93,9 @@ def _mention_html(said_html: str) -> str:
 
 def masked_context_html(term: str, definition: str, *parts: str) -> str:
     """The context line with the term's mentions wrapped like the definition's (see `definition_html`)."""
-    forms = term_forms.forms(term, definition)
     text = " · ".join(parts)
     out, at = [], 0
-    for match in term_forms.pattern(forms).finditer(text):
+    for match in mentions_pattern(term, definition, text).finditer(text):
         out += [escape(text[at : match.start()]), _mention_html(escape(match[0]))]
         at = match.end()
     return "".join(out) + escape(text[at:])
@@ -139,7 +147,8 @@ def _choices_front(part: Choices) -> str:
 
 
 def _pairs_front(part: Pairs) -> str:
-    prompts = "".join(f"<li>{inline_html(p.text_md)}</li>" for p in part.prompts).join(('<ol class="prompts">', "</ol>"))
+    # prompts numbered 1, 2... and answers lettered A, B...: the back says "1. prompt → B. answer"
+    prompts = "".join(f"<li>{inline_html(p.text_md)}</li>" for p in part.prompts).join(('<ol class="prompts" type="1">', "</ol>"))
     return prompts + '<div class="label">Answers</div>' + _lettered(part.answers)
 
 

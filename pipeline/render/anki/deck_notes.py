@@ -8,13 +8,16 @@ second one. Term names are unique in an exam regardless of case, so a term's key
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from html import escape
 
 import genanki
 
 from pipeline.render.anki import card_fields as f
 from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, NoteType, stable_id
 from pipeline.render.support import holds, writable
+from pipeline.shapes.order import LETTERS
+from pipeline.shapes.parts import Pairs
 from pipeline.text import cloze
 from pipeline.text.linebreaks import one_line
 from pipeline.view.model import ExampleView, ExamView, KeyPointView, ObjectiveView, QuestionView
@@ -79,14 +82,52 @@ def term_note(place: _Place, code: str, term: Term) -> DeckNote:
     return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck)
 
 
-def question_note(place: _Place, code: str, question: QuestionView) -> DeckNote:
+CARD_PAIRS = 4  # a matching card holds at most four pairs: more is a page to read, not a card to recall
+
+
+def question_note(place: _Place, code: str, question: QuestionView, key: str | None = None) -> DeckNote:
+    # a generated question says it is a drill, on the card's context line and in its tags
+    context = f.context_html(*place.context_parts, "drill") if question.generated else place.context
     fields = (
         f.block_html(question.stem_md), f.instruction(question), f.options_html(question), f.answer_html(question),
         f.model_answer_html(question), f.block_html(question.explanation_md), f.sources_html(question.citations),
-        place.context, f.context_html(question.id),
+        context, f.context_html(key or question.id),
     )
-    tags = _tags(place, code, "question", question.type)
-    return DeckNote(_guid(place, "question", question.id), QUESTION, fields, tags, place.deck)
+    tags = _tags(place, code, "question", question.type) + ((_tags(place, code, "drill")[1],) if question.generated else ())
+    return DeckNote(_guid(place, "question", key or question.id), QUESTION, fields, tags, place.deck)
+
+
+def matching_parts(question: QuestionView) -> list[tuple[str, QuestionView]]:
+    """A matching question as cards of at most CARD_PAIRS pairs, each with its pairs' answers, the extra
+    answers and (when it has none) one answer of another part, so no card's last pair falls out by
+    elimination; letters re-drawn per card. With CARD_PAIRS or fewer it stays one card under its own id."""
+    part = next(p for p in question.parts if isinstance(p, Pairs))
+    if len(part.prompts) <= CARD_PAIRS:
+        return [(question.id, question)]
+    chunks = [part.prompts[i : i + CARD_PAIRS] for i in range(0, len(part.prompts), CARD_PAIRS)]
+    matched = {p.answer_id for p in part.prompts}
+    extras = {a.id for a in part.answers if a.id not in matched}
+    cards = []
+    for n, chunk in enumerate(chunks, start=1):
+        own = {p.answer_id for p in chunk}
+        wrong = extras or {next(p.answer_id for c in chunks if c is not chunk for p in c)}
+        shown = [a for a in part.answers if a.id in own | wrong]
+        answers = tuple(replace(a, letter=LETTERS[i]) for i, a in enumerate(shown))
+        cards.append((f"{question.id}#part-{n}", replace(question, parts=(replace(part, prompts=chunk, answers=answers),))))
+    return cards
+
+
+def check_yourself_note(place: _Place, code: str, objective: ObjectiveView, number: int, prompt: str) -> DeckNote:
+    """A self-graded card: the prompt, and on the back the objective's key points to grade the answer by."""
+    points = "".join(f"<li>{f.inline_html(cloze.strip(p.text_md))}</li>" for p in objective.key_points)
+    fields = (
+        f.block_html(prompt), "Answer on your own, aloud or on paper; then grade yourself against the key points on the back.", "", "",
+        "", f'<div class="label">Key points of {escape(objective.heading)}</div><ul>{points}</ul>',
+        f.sources_html(tuple(c for p in objective.key_points for c in p.citations)), place.context,
+        f.context_html(f"{objective.id}-check-yourself-{number}"),
+    )
+    tags = _tags(place, code, "check_yourself")
+    return DeckNote(_guid(place, "check-yourself", f"{objective.id}#{number}"), QUESTION, fields, tags, place.deck)
 
 
 def cloze_note(place: _Place, code: str, point: KeyPointView) -> DeckNote:
@@ -111,8 +152,15 @@ def notes(view: ExamView, warnings: list[str] | None = None) -> list[DeckNote]:
         found += [term_note(place, code, term) for term in objective.terms]
         found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)]
         found += [example_note(place, code, e) for e in objective.examples]
-        found += [question_note(place, code, q) for q in writable(objective.practice, f.WRITERS, "anki", skipped)]
+        found += [question_note(place, code, part, key) for q in writable(objective.practice, f.WRITERS, "anki", skipped) for key, part in _parts(q)]
+        found += [check_yourself_note(place, code, objective, n, prompt) for n, prompt in enumerate(objective.check_yourself, start=1)]
     return found
+
+
+def _parts(question: QuestionView) -> list[tuple[str | None, QuestionView]]:
+    if not any(isinstance(p, Pairs) for p in question.parts):
+        return [(None, question)]
+    return [(None if key == question.id else key, part) for key, part in matching_parts(question)]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
-from pipeline.text.plaintext import shorten, to_plain
+from pipeline.text.plaintext import to_plain
 from pipeline.text.slug import slug
 from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
 
@@ -45,12 +45,12 @@ class ExamItem:
     number: int
     question: QuestionView
     objective: ObjectiveView
+    review_anchor: str = ""  # where to review: the first key point the question cites, else its objective
 
     @property
     def key_line(self) -> str:
-        """One line of explanation for the compact answer key: its first sentence, shortened."""
-        first = re.split(r"(?<=[.!?])\s", to_plain(self.question.explanation_md), maxsplit=1)[0]
-        return shorten(first, 140)
+        """The explanation's first sentence, whole: a cut mid-sentence explains nothing."""
+        return first_sentence(to_plain(self.question.explanation_md))
 
     @property
     def answer_text(self) -> str:
@@ -63,7 +63,8 @@ def _choices_key(part: Choices) -> str:
 
 
 def _text_key(part: Text) -> str:
-    return " / ".join(part.accepted) if part.auto else shorten(to_plain(part.model_answer_md or ""), 90)
+    # the whole model answer: the key is where a reader checks theirs
+    return " / ".join(part.accepted) if part.auto else to_plain(part.model_answer_md or "")
 
 
 def _pairs_key(part: Pairs) -> str:
@@ -76,6 +77,19 @@ def _sequence_key(part: Sequence) -> str:
 
 # shape -> the answer in a few words (the guide holds every shape, so a question missing here is a bug)
 KEY = {"choices": _choices_key, "text": _text_key, "pairs": _pairs_key, "sequence": _sequence_key, "numeric": lambda part: part.answer_md()}
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"“`])")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of `text`: up to a full stop followed by a capital ("e.g. float32" goes on)."""
+    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
+
+
+def _review_anchor(question: QuestionView, objective: ObjectiveView, points: set[str]) -> str:
+    """The anchor of the first key point the question cites that the guide prints, else its objective's."""
+    return next((f"kp-{p}" for p in question.key_points if p in points), objective.anchor)
 
 
 def _mix_key(question_id: str) -> bytes:
@@ -97,7 +111,8 @@ def practice_exam(view: ExamView, keep: Callable[[QuestionView], bool] = lambda 
     elsewhere moves nothing), numbered 1..N. `keep` leaves out what the guide cannot print."""
     pool = [(q, o) for o in view.objectives for q in (*o.practice, *_chosen_generated(o)) if keep(q)]
     pool.sort(key=lambda pair: _mix_key(pair[0].id))
-    return [ExamItem(n, q, o) for n, (q, o) in enumerate(pool, start=1)]
+    points = {p.id for o in view.objectives for p in o.key_points}
+    return [ExamItem(n, q, o, _review_anchor(q, o, points)) for n, (q, o) in enumerate(pool, start=1)]
 
 
 def first_labs(view: ExamView) -> dict[str, str]:

@@ -46,7 +46,7 @@ def environment() -> jinja2.Environment:
     env.globals.update(
         callouts=callouts, status_mark=book.status_mark, quiet_statuses=book.QUIET,
         essential=book.essential, term_anchor=appendix.term_anchor, lab_anchor=appendix.lab_anchor, answer_lines=book.answer_lines,
-        wrap_code=book.wrap_code, code_wraps=book.code_wraps, fill_in_rule=fill_in.RULE,
+        wrap_code=book.wrap_code, code_wraps=book.code_wraps, code_size=book.code_size, fill_in_rule=fill_in.RULE,
         page_attr=lambda anchor: Markup(""),  # the whole guide: weasyprint finds every page (see guide/paged.py)
     )
     return env

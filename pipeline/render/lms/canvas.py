@@ -21,10 +21,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.qti21 import identifier
-from pipeline.render.lms.text import block_html, feedback_html, inline_html
+from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
-from pipeline.text.plaintext import shorten, to_plain
+from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ def item_xml(q: QuestionView) -> str:
     kind, response, scoring = WRITERS[part.shape](part)
     metadata = (_field("question_type", kind) + _field("points_possible", "1")
                 + _field("original_answer_ids", _answer_ids(part)) + _field("assessment_question_identifierref", f"bank_{identifier(q)}"))
-    title = f"{q.id}: {shorten(to_plain(q.stem_md), 80)}"
+    title = item_title(q)
     return (f"<item ident=\"{identifier(q)}\" title={quoteattr(title)}>\n"
             f"<itemmetadata><qtimetadata>{metadata}</qtimetadata></itemmetadata>\n"
             f"<presentation>{_mattext(block_html(q.stem_md))}{response}</presentation>\n"

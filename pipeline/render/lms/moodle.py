@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from pipeline.render.lms import share
-from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html
+from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
 from pipeline.text.linebreaks import one_line
-from pipeline.text.plaintext import shorten, to_plain
+from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def _category(q: QuestionView) -> str:
 
 
 def _head(q: QuestionView) -> list[str]:
-    return [_plain("name", f"{q.id}: {shorten(to_plain(q.stem_md), 80)}"), _html("questiontext", block_html(q.stem_md)),
+    return [_plain("name", item_title(q)), _html("questiontext", block_html(q.stem_md)),
             _html("generalfeedback", feedback_html(q)), "<defaultgrade>1</defaultgrade>",
             "<penalty>0.3333333</penalty>", "<hidden>0</hidden>", f"<idnumber>{escape(q.id)}</idnumber>"]
 

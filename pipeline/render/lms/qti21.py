@@ -20,10 +20,9 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from pipeline.render.lms.package import write_zip
-from pipeline.render.lms.text import block_html, feedback_html, inline_html
+from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
-from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
@@ -144,7 +143,7 @@ OUTCOMES = ('<outcomeDeclaration identifier="SCORE" cardinality="single" baseTyp
 def item_xml(q: QuestionView) -> str:
     part = q.parts[0]
     declaration, interaction, processing = WRITERS[part.shape](part)  # each writer returns its response processing
-    title = f"{q.id}: {shorten(to_plain(q.stem_md), 80)}"
+    title = item_title(q)
     return (f'{HEADER}<assessmentItem xmlns="{NS}" {SCHEMA}\n  identifier="{identifier(q)}" title={quoteattr(title)} '
             f'adaptive="false" timeDependent="false">\n  {declaration}\n  {OUTCOMES}\n'
             f'  <itemBody>\n<div class="stem">{block_html(q.stem_md)}</div>\n{interaction}\n  </itemBody>\n'

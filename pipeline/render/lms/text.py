@@ -14,6 +14,7 @@ from pipeline.shapes.parts import Text
 from pipeline.text import markdown
 from pipeline.text.linebreaks import breaks_as
 from pipeline.text.links import allowed
+from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.model import QuestionView
 
 
@@ -72,3 +73,8 @@ def gift_answer(html_text: str) -> str:
     """An answer's HTML for GIFT: escaped, and a leading `%` written `&#37;`, since `~%` or `=%` opens a
     weight (`~%50%text`) and a parser takes what follows for one; the HTML shows the same `%`."""
     return gift_escape("&#37;" + html_text[1:] if html_text.startswith("%") else html_text)
+
+
+def item_title(q: QuestionView) -> str:
+    """A question's name in a platform's question list: its id, "(drill)" when generated, its stem shortened."""
+    return f"{q.id}{' (drill)' if q.generated else ''}: {shorten(to_plain(q.stem_md), 80)}"
