@@ -80,10 +80,10 @@ def test_an_edit_to_one_renderers_module_rebuilds_that_output_only(project):
 
 def test_an_outputs_code_is_its_modules_import_closure():
     files = {name: {str(p.relative_to(ROOT)) for p in closure(output(entry).module)} for name, entry in RENDERERS.items()}
-    assert "pipeline/render/anki/deck.py" in files["anki"] and "pipeline/render/anki/card_fields.py" in files["anki"]
-    assert "pipeline/render/__init__.py" in files["anki"]  # parent packages run first
+    assert "pipeline/render/anki/deck.py" in files["deck"] and "pipeline/render/anki/card_fields.py" in files["deck"]
+    assert "pipeline/render/__init__.py" in files["deck"]  # parent packages run first
     for name, names in files.items():
         others = [f for f in names if f.startswith("pipeline/render/anki/")]
-        assert (name == "anki") == bool(others), name
+        assert (name == "deck") == bool(others), name
     assert "pipeline/render/lms/moodle.py" in files["gift"]  # gift imports moodle's category paths
     assert "pipeline/render/lms/gift.py" not in files["moodle"]
