@@ -41,8 +41,8 @@ def _answers(path: Path, questions) -> None:
         out.writerow(["learner", "question_id", "response", "score", "time"])
         for i in range(LEARNERS):
             for j, q in enumerate(questions):
-                keyed = [o.id for o in q.options if o.correct]
-                other = [o.id for o in q.options if not o.correct] or keyed
+                keyed = [o.id for o in q.parts[0].options if o.correct]
+                other = [o.id for o in q.parts[0].options if not o.correct] or keyed
                 out.writerow([f"u{i:05d}", q.id, "|".join(keyed) if right[i, j] else other[(i + j) % len(other)], "", ""])
 
 

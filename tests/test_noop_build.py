@@ -19,7 +19,7 @@ from pipeline.publish.codedeps import closure
 from pipeline.render import RENDERERS, output
 from tests.conftest import FULL, ROOT, TODAY
 
-PROBE = ("pipeline.check.validate", "pipeline.derive.build", "pipeline.build", "weasyprint", "genanki")
+PROBE = ("pipeline.check.validate", "pipeline.derive.build", "pipeline.build", "pipeline.view.model", "pydantic", "weasyprint", "genanki")
 SCRIPT = (
     "import sys\nfrom pipeline.cli import main\ncode = main(sys.argv[1:])\n"
     f"print('loaded:', ','.join(m for m in {PROBE!r} if m in sys.modules), file=sys.stderr)\nsys.exit(code)\n"

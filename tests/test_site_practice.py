@@ -5,17 +5,20 @@ reset and import (a changed question starts over). Every request must stay in th
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import io
 import json
 import re
+import shutil
 from pathlib import Path
 
 import jsonschema
 import pytest
 from playwright.sync_api import expect
 
+from pipeline.cli import main
 from pipeline.paths import ROOT
 from schema.progress import PROGRESS_VERSION
 from tests.sitekit import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of, tab_to
@@ -270,6 +273,20 @@ def _download(page, button: str) -> str:
     return Path(info.value.path()).read_text(encoding="utf-8")
 
 
+def _stats_read(built: Path, responses: str, tmp_path: Path) -> None:
+    """The answers CSV a learner exports is a file the teacher's `stats` reads: every row matched, scores kept."""
+    sources = shutil.copytree(built.parent.parent / "sources", tmp_path / "sources")  # item-stats.json goes there
+    (tmp_path / "answers.csv").write_text(responses, encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["stats", "--sources", str(sources), "--today", "2026-11-30", "--out", str(tmp_path / "report"), str(tmp_path / "answers.csv")])
+    assert code == 0, err.getvalue()
+    stats = json.loads((sources / "demo" / "item-stats.json").read_text(encoding="utf-8"))
+    answered = {qid: (item["n"], item["facility"]) for qid, item in stats["items"].items() if item.get("n")}
+    assert answered == {"1.1-q1": (1, 1.0), "2.1-q.single": (1, 0.0), "2.2-g1": (1, 1.0)}, err.getvalue()
+    assert [(f["format"], f["rows"], f["unmatched"]) for f in stats["files"]] == [("long", 3, 0)]
+
+
 def _practise(page, built, bank) -> None:
     _open(page, built, "practice.html")
     for qid, right in (("1.1-q1", True), ("2.1-q.single", False), ("2.2-g1", True)):
@@ -293,12 +310,14 @@ def test_export_reset_import_restores_the_state(page, built, bank, tmp_path):
     assert [list(r) for r in log][0] == ["card_id", "review_time", "review_rating", "review_state"]
     assert [(r["card_id"], int(r["review_time"]), int(r["review_rating"]), int(r["review_state"])) for r in log] == [
         (q, int(DAY1.timestamp() * 1000), rating, 0) for q, rating in (("1.1-q1", 3), ("2.1-q.single", 1), ("2.2-g1", 3))]
-    rows = list(csv.DictReader(io.StringIO(_download(page, "#export-responses"))))
+    responses = _download(page, "#export-responses")
+    rows = list(csv.DictReader(io.StringIO(responses)))
     learner = _doc(page)["settings"]["learner"]
     wrong = next(o["id"] for o in bank["2.1-q.single"]["parts"][0]["options"] if not o["correct"])
     assert re.fullmatch(r"u-[0-9a-f]{8}", learner) and list(rows[0]) == ["learner", "question_id", "response", "score", "time"]
     assert [tuple(r.values()) for r in rows] == [(learner, q, response, s, "2026-11-30T12:00:00.000Z") for q, response, s in (
         ("1.1-q1", next(o["id"] for o in bank["1.1-q1"]["parts"][0]["options"] if o["correct"]), "1"), ("2.1-q.single", wrong, "0"), ("2.2-g1", "a", "1"))]
+    _stats_read(built, responses, tmp_path)
 
     page.click(".progress-tools .reset")
     assert _doc(page) is None

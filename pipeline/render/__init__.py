@@ -14,8 +14,10 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline.view.model import ExamView
+if TYPE_CHECKING:  # the registry stays light: a no-op build reads output names and options without the view's models
+    from pipeline.view.model import ExamView
 
 
 @dataclass(frozen=True)
