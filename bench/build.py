@@ -25,11 +25,13 @@ from pathlib import Path
 
 from bench import Measure
 from bench.synthetic import make_exam
+from pipeline.render import resolve_output
 
 ROOT = Path(__file__).resolve().parent.parent
 TODAY = "2026-11-29"
 EDITED = Path("pipeline/render/lms/gift.py")  # one renderer's own module: only questions.gift imports it
 GIB = 1024 * 1024  # KiB in a GiB
+GUIDE = resolve_output("guide")  # the study guide's name in the registry: buildprobe times each renderer by it
 
 
 def _project(work: Path) -> Path:
@@ -70,7 +72,7 @@ def _noop_and_code_edit(work: Path) -> list[Measure]:
     ]
 
 
-def _probe(sources: Path, out: Path) -> dict:
+def probe(sources: Path, out: Path) -> dict:
     command = [sys.executable, "-m", "bench.buildprobe", str(sources), str(out), TODAY]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=3600)
     if done.returncode != 0:
@@ -79,12 +81,17 @@ def _probe(sources: Path, out: Path) -> dict:
 
 
 def _hundredfold(work: Path) -> list[Measure]:
-    small = _probe(make_exam(work / "x1", 1), work / "out-x1")
-    large = _probe(make_exam(work / "x100", 100), work / "out-x100")
-    per_page = [run["seconds"]["guide"] / run["guide_pages"] for run in (small, large)]
+    small = probe(make_exam(work / "x1", 1), work / "out-x1")
+    large = probe(make_exam(work / "x100", 100), work / "out-x100")
+    return guide_measures(small, large)
+
+
+def guide_measures(small: dict, large: dict) -> list[Measure]:
+    """The 100x keys from two buildprobe results (a 1x and a 100x build)."""
+    per_page = [run["seconds"][GUIDE] / run["guide_pages"] for run in (small, large)]
     peak = large["peak_kib"] / GIB
-    detail = (f"100x build {large['total']:.0f} s, guide {large['seconds']['guide']:.0f} s for {large['guide_pages']} pages "
-              f"({per_page[1] * 1000:.0f} ms a page); 1x guide {small['seconds']['guide']:.1f} s for {small['guide_pages']} pages "
+    detail = (f"100x build {large['total']:.0f} s, guide {large['seconds'][GUIDE]:.0f} s for {large['guide_pages']} pages "
+              f"({per_page[1] * 1000:.0f} ms a page); 1x guide {small['seconds'][GUIDE]:.1f} s for {small['guide_pages']} pages "
               f"({per_page[0] * 1000:.0f} ms a page)")
     return [
         Measure("guide_100x_peak_gib", peak, "<= 2.0", f"peak RSS of the 100x build {peak:.2f} GiB (1x: {small['peak_kib'] / GIB:.2f} GiB)"),

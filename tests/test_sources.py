@@ -28,6 +28,10 @@ def test_no_other_test_reads_sources():
     pattern = re.compile(r"\bSOURCES\b|sources/nca-genm|ROOT\s*/\s*\"sources\"|Path\(\"sources\"\)")
     offenders = [p.name for p in HERE.glob("test_*.py") if p.name not in READS_SOURCES and pattern.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
+    # the bench's synthetic exam copies the sample unless told which exam to copy
+    calls = [(p.name, line) for p in HERE.glob("test_*.py") if p.name != Path(__file__).name
+             for line in p.read_text(encoding="utf-8").splitlines() if "make_exam(" in line]
+    assert calls and [c for c in calls if "sample=" not in c[1]] == []
 
 
 def project_copy(target: Path) -> Path:

@@ -1,4 +1,5 @@
-"""The benchmarks' synthetic exam is a valid sources folder, without a warning, `scale` times the sample."""
+"""The benchmarks' synthetic exam is a valid sources folder, without a warning, `scale` times the exam it copies
+(here the fixture exam; `make bench` copies the sample)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tests.conftest import FULL, TODAY
 
 def test_synthetic_exam_is_valid_and_scales(tmp_path):
     sample = validate(FULL, dt.date.fromisoformat(TODAY)).exams[0]
-    result = validate(make_exam(tmp_path / "sources", 3), dt.date.fromisoformat(TODAY))
+    result = validate(make_exam(tmp_path / "sources", 3, sample=FULL / "nca-genm"), dt.date.fromisoformat(TODAY))
     assert [d.format() for d in result.report.items] == []
     content = result.exams[0]
     assert [s.number for s in content.exam.sections] == [1, 2, 3]
@@ -24,6 +25,6 @@ def test_the_largest_bench_exam_file_is_valid(tmp_path):
     from pipeline.load.yamlsource import load_yaml
     from schema.models import Exam
 
-    sources = make_exam(tmp_path / "sources", 100)
+    sources = make_exam(tmp_path / "sources", 100, sample=FULL / "nca-genm")
     exam = Exam.model_validate(load_yaml(sources / "synthetic" / "exam.yaml").data)  # raises on any schema error
     assert [s.number for s in exam.sections] == list(range(1, 101))
