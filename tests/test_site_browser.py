@@ -102,29 +102,6 @@ def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, bui
     assert context.offsite == [] and page.errors == []
 
 
-def _answer(form, q: dict, right: bool) -> None:
-    """Fill in a question's form from the bank: the right answer, or a wrong one, by the shape of its part."""
-    part = q["parts"][0]
-    if part["shape"] == "choices":
-        chosen = [o["id"] for o in part["options"] if o["correct"] == right][:None if part["multiple"] and right else 1]
-        for box in form.locator("input[type=checkbox]").all():
-            box.uncheck()
-        for option_id in chosen:
-            form.locator(f"input[value='{option_id}']").check()
-    elif part["shape"] == "text":
-        form.locator("input[type=text], textarea").fill(part["accepted"][0] if right else "something else")
-    elif part["shape"] == "pairs":
-        ids = [p["answer_id"] for p in part["prompts"]]
-        for prompt, answer in zip(part["prompts"], ids if right else ids[1:] + ids[:1], strict=True):
-            form.locator(f"select[data-pair='{prompt['id']}']").select_option(answer)
-    elif part["shape"] == "numeric":
-        form.locator("input[type=text]").fill(part["value_text"] if right else str(part["high"] + 1))
-    else:
-        order = part["correct_order"] if right else part["correct_order"][::-1]
-        for item in part["items"]:
-            form.locator(f"select[data-item='{item['id']}']").select_option(str(order.index(item["id"]) + 1))
-
-
 def test_quotes_fold_behind_what_the_vendor_says_and_open_on_a_click(page, built):
     page.goto(_url(built, "objective-2-1.html"))
     folds = page.locator("details.callout")
