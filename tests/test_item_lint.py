@@ -59,3 +59,14 @@ def test_a_cloze_whose_sentence_gives_its_gap_away_is_flagged(make_sources):
     found = [d for d in validate(make_sources("valid", "glossary_leaks"), dt.date.fromisoformat(TODAY)).report.items if d.code == "cloze-gap-given"]
     assert [(d.path.name, d.message) for d in found] == [
         ("glossary_leaks.yaml", "key_points[1].text: cloze c1: the card's text shows 'Dynamic', 'batching', a form of the hidden answer; reword it or hide another phrase")]
+
+
+def test_a_precision_the_tolerance_does_not_enforce_is_flagged_at_the_tolerance(make_sources):
+    """6.1-q6 as issue 34 found it (two decimal places asked, ± 0.05 allowed, so 4 and 3.9 pass) is
+    flagged; with ± 0.005 it is not; "to the nearest tenth" with ± 5% is flagged, three significant
+    figures with ± 500 and a stem that asks no precision are not."""
+    report = validate(make_sources("valid", "precision"), dt.date.fromisoformat(TODAY)).report
+    found = [(d.message.split(":")[0], d.message) for d in report.sorted() if d.code == "numeric-precision"]
+    assert [where for where, _ in found] == ["questions[0].tolerance", "questions[2].tolerance"]
+    assert "accepts answers that round otherwise (it accepts 3.9 and 4); set tolerance: 0.005" in found[0][1]
+    assert "'to the nearest tenth'" in found[1][1] and "set tolerance: 0.05" in found[1][1]

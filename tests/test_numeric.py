@@ -102,6 +102,6 @@ def test_numeric_in_the_guide_the_deck_the_bank_and_the_site(run_cli, make_sourc
 
     data = (demo / "site" / "assets" / "exam-data.js").read_text(encoding="utf-8")
     site = json.loads(data.removeprefix("window.EXAM_DATA = ").rstrip().removesuffix(";"))
-    assert site["questions"]["1.9-pi"]["grade"]["parts"] == [{"shape": "numeric", "low": 3.13, "high": 3.15, "unit": None}]
+    assert site["questions"]["1.9-pi"]["grade"]["parts"] == [{"shape": "numeric", "low": 3.13, "high": 3.15, "units": []}]
     page = (demo / "site" / "objective-1-9.html").read_text(encoding="utf-8")
     assert 'inputmode="decimal"' in page and "3.14 (± 0.01)" in page  # the input, and the answer folded for no-JS readers

@@ -16,6 +16,7 @@ raise or silence it (Report.warning(..., code)):
 | cloze-gap-long | (cloze) a gap a learner can recall | a cloze mark hiding more than four words |
 | cloze-gap-given | (cards) no front shows its answer | the sentences a cloze card shows hold a form of the gap's answer (by word stem) |
 | item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below", at "the example" or "the CPU run" |
+| numeric-precision | (numbers) grade what is asked | a stem asking for a precision ("to two decimal places") that the tolerance does not enforce |
 
 Warnings only: a flagged item may be right as it is, and the author decides.
 """
@@ -23,6 +24,7 @@ Warnings only: a flagged item may be right as it is, and the author decides.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from rapidfuzz import fuzz
 
@@ -30,6 +32,7 @@ from pipeline.diagnostics import Report
 from pipeline.load.content import ObjectiveFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey
+from pipeline.questions.numeric import written
 from pipeline.text import cloze, word_forms
 from pipeline.text.plaintext import to_plain
 from schema.models import Question
@@ -111,13 +114,50 @@ CODES = {long_answer: "item-long-answer", all_none_above: "item-all-none-above",
          overlapping: "item-overlapping-options", answer_in_stem: "item-answer-in-stem"}
 
 
+_PLACES = re.compile(r"\b(one|two|three|four|five|[1-9]) decimal places?\b", re.IGNORECASE)
+_FIGURES = re.compile(r"\b(one|two|three|four|five|[1-9]) significant (?:figures?|digits?)\b", re.IGNORECASE)
+_NEAREST = re.compile(r"\bto the nearest (whole number|integer|tenth|hundredth|thousandth)\b", re.IGNORECASE)
+_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_NEAREST_PLACES = {"whole number": 0, "integer": 0, "tenth": 1, "hundredth": 2, "thousandth": 3}
+
+
+def _asked_unit(q: Question) -> tuple[Decimal, str] | None:
+    """The last digit a numeric stem asks for, as a place value, with the words that ask it."""
+    if m := _PLACES.search(q.stem):
+        return Decimal(1).scaleb(-int(_SMALL.get(m[1].casefold(), m[1]))), m[0]
+    if m := _NEAREST.search(q.stem):
+        return Decimal(1).scaleb(-_NEAREST_PLACES[m[1].casefold()]), m[0]
+    if (m := _FIGURES.search(q.stem)) and q.answer:
+        figures = int(_SMALL.get(m[1].casefold(), m[1]))
+        return Decimal(1).scaleb(Decimal(str(abs(q.answer))).adjusted() - figures + 1), m[0]
+    return None
+
+
+def numeric_precision(q: Question) -> list[tuple[PathKey, str, str]]:
+    """A stem asking for "two decimal places" grades what it asks only when the tolerance is at most half
+    of the last place asked (3.95 to two places takes 3.945 to 3.955): a wider one accepts answers the stem
+    calls wrong ("4" and "3.9" for 3.95 ± 0.05)."""
+    asked = _asked_unit(q)
+    if q.type != "numeric" or asked is None:
+        return []
+    unit, words = asked
+    answer = Decimal(written(q.answer))
+    tolerance = abs(answer) * Decimal(q.tolerance.removesuffix("%")) / 100 if isinstance(q.tolerance, str) else Decimal(written(q.tolerance))
+    if tolerance <= unit / 2:
+        return []
+    coarse = [written(float(v)) for v in (answer - tolerance, answer + tolerance) if v.quantize(unit) != answer.quantize(unit)]
+    shown = f" (it accepts {' and '.join(coarse)})" if coarse else ""
+    return [(("tolerance",), f"the stem asks for {words!r} but a tolerance of {written(float(tolerance))} accepts answers "
+                             f"that round otherwise{shown}; set tolerance: {written(float(unit / 2))} (half the last place asked)", "numeric-precision")]
+
+
 def question_findings(q: Question) -> list[tuple[PathKey, str, str]]:
     """Every item-writing warning of one question, as (path below the question, message, code): the one
     list authored questions (as warnings) and generated ones (as reasons to drop them) are held to."""
     found = []
     if q.type in ("single", "multiple") and q.options:
         found += [(path, message, CODES[rule]) for rule in CHOICE_RULES for path, message in rule(q)]
-    return found + points_elsewhere(q)
+    return found + points_elsewhere(q) + numeric_precision(q)
 
 
 def lint_objective(file: ObjectiveFile, report: Report) -> None:

@@ -14,6 +14,7 @@ The bounds are worked out once, in decimal arithmetic from the numbers as writte
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 from typing import Annotated, Literal
 
@@ -54,11 +55,21 @@ def _tolerance(q: NumericQuestion) -> Decimal:
     return Decimal(written(q.tolerance))
 
 
+# A ratio: the unit says so, or the stem asks "how many times", for a ratio or a factor.
+_RATIO_UNIT = re.compile(r"^(?:x|×|times|fold)$", re.IGNORECASE)
+_RATIO_STEM = re.compile(r"\bhow many times\b|\bratio\b|\bfactor\b|-fold\b", re.IGNORECASE)
+
+
+def is_ratio(q: NumericQuestion) -> bool:
+    """Whether the answer is a ratio, so "4x", "4×" and "4 times" are read as the number 4."""
+    return bool(q.unit and _RATIO_UNIT.match(q.unit)) or bool(_RATIO_STEM.search(q.stem))
+
+
 def parts(q: NumericQuestion) -> tuple[Numeric]:
     value, tolerance = Decimal(written(q.answer)), _tolerance(q)
     shown = "" if not tolerance else (q.tolerance if isinstance(q.tolerance, str) else written(q.tolerance))
     return (Numeric(value=float(q.answer), value_text=written(q.answer), low=float(value - tolerance), high=float(value + tolerance),
-                    tolerance=float(tolerance), tolerance_text=shown, unit=q.unit),)
+                    tolerance=float(tolerance), tolerance_text=shown, unit=q.unit, ratio=is_ratio(q)),)
 
 
 def check(q: NumericQuestion) -> list[Problem]:

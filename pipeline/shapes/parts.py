@@ -16,7 +16,7 @@ Markdown from the sources; renderers escape or render them at their edge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 
@@ -75,7 +75,7 @@ class Text:
     learner compares with the model answer (self-graded on the site, an essay in an LMS)."""
 
     shape: ClassVar[str] = "text"
-    accepted: tuple[str, ...]  # plain-text answers a grader accepts, under grading.NORMALISE
+    accepted: tuple[str, ...]  # plain-text answers a grader accepts, compared by grading.answer_key
     model_answer_md: str | None  # the model answer shown after answering
     long: bool = False  # a paragraph rather than a word or phrase (an essay box, not a one-line field)
 
@@ -132,6 +132,9 @@ class Numeric:
     tolerance: float  # absolute, >= 0 (a relative tolerance is resolved against the value)
     tolerance_text: str  # as written: "0.01" or "2%"; "" for an exact answer
     unit: str | None = None
+    # the answer is a ratio ("how many times"): "4x" and "4 times" are read as 4; derived from the stem and
+    # the unit, so not part of the question's content hash
+    ratio: bool = field(default=False, metadata={"content": False})
 
     def answer_md(self) -> str:
         unit = f" {self.unit}" if self.unit else ""

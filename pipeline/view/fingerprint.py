@@ -35,5 +35,8 @@ def content_hash(q: QuestionView) -> str:
 def _plain(value: object) -> object:
     """Parts (with their shape's name) and nested records as dicts; anything else as text."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {"shape": getattr(value, "shape", None), **dataclasses.asdict(value)}
+        # a field derived from what is hashed already (a numeric part's `ratio`, read from its stem and unit)
+        # says `metadata={"content": False}`: leaving it out keeps the hashes learners' progress holds
+        derived = {f.name for f in dataclasses.fields(value) if not f.metadata.get("content", True)}
+        return {"shape": getattr(value, "shape", None), **{k: v for k, v in dataclasses.asdict(value).items() if k not in derived}}
     return str(value)

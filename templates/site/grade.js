@@ -11,7 +11,9 @@
       case "nfkc": return text.normalize("NFKC");
       case "fold": return text.toUpperCase().toLowerCase();
       case "replace": return text.replace(new RegExp(step.pattern, "gu"), step["with"]);
+      case "map": return text.replace(new RegExp(step.pattern, "gu"), function (found) { return step.table[found]; });
       case "drop_category": return text.replace(new RegExp("\\p{" + step.category + "}", "gu"), "");
+      case "join": return text.replace(/(?<=[\p{L}\p{N}]) (?=[\p{L}\p{N}])/gu, "");
       case "trim": return text.replace(/^ +| +$/g, "");
       default: throw new Error("unknown normalisation step " + step.op);
     }
@@ -21,12 +23,17 @@
     return steps.reduce(function (value, step) { return apply(step, value); }, String(text));
   }
 
-  function parseNumber(text, unit, shared) {
+  /* What a typed answer is compared by: normalised, then its equivalent forms made one ("a hyper-parameter",
+     "hyperparameters" and "hyperparameter" alike). */
+  function answerKey(text, shared) { return normalise(normalise(text, shared.normalise), shared.equivalent); }
+  function unitKey(text, shared) { return normalise(normalise(normalise(text, shared.normalise), shared.unit), shared.equivalent); }
+
+  function parseNumber(text, units, shared) {
     var match = new RegExp(shared.number, "u").exec(normalise(text, shared.numberPrepare));
     if (!match || !/[0-9]/.test(match[1])) { return null; }
     var rest = match[2];
-    if (rest && (unit === null || unit === undefined || normalise(rest, shared.normalise) !== normalise(unit, shared.normalise))) { return null; }
-    return Number(match[1].replace(/,/g, "").replace("\u2212", "-"));
+    if (rest && units.indexOf(unitKey(rest, shared)) < 0) { return null; }
+    return Number(match[1].replace(/[, ]/g, "").replace("\u2212", "-"));
   }
 
   function empty(response) {
@@ -58,7 +65,7 @@
       case "choices": return choices(rule, response);
       case "text": {
         if (!rule.accepted.length) { return verdict(0, null); }
-        var right = rule.accepted.indexOf(normalise(response, shared.normalise)) >= 0;
+        var right = rule.accepted.indexOf(answerKey(response, shared)) >= 0;
         return verdict(right ? 1 : 0, right);
       }
       case "pairs": {
@@ -70,7 +77,7 @@
         return verdict(inPlace ? 1 : 0, inPlace);
       }
       case "numeric": {
-        var number = parseNumber(response, rule.unit, shared);
+        var number = parseNumber(response, rule.units, shared);
         var within = number !== null && rule.low <= number && number <= rule.high;
         return verdict(within ? 1 : 0, within);
       }
@@ -78,5 +85,5 @@
     }
   }
 
-  root.ExamGrade = {grade: grade, normalise: normalise, parseNumber: parseNumber};
+  root.ExamGrade = {grade: grade, normalise: normalise, answerKey: answerKey, parseNumber: parseNumber};
 }(window));
