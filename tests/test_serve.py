@@ -41,7 +41,10 @@ def test_an_edit_reloads_the_page_and_a_broken_edit_shows_the_banner(served, bro
     page.goto(serving.url + "objective-1-1.html")
     assert "Basics of things" in page.locator("h1").inner_text()
 
-    source.write_text(source.read_text(encoding="utf-8").replace("title: Basics of things", "title: Basics of edited things"), encoding="utf-8")
+    # Wait for the reload's own load event, not only for the new heading: the heading can be on screen
+    # before the load event reaches this process (CI saw the count read 1 in that gap).
+    with page.expect_event("load"):
+        source.write_text(source.read_text(encoding="utf-8").replace("title: Basics of things", "title: Basics of edited things"), encoding="utf-8")
     page.locator("h1", has_text="Basics of edited things").wait_for()  # a locator: the page's CSP forbids eval
     assert len(loads) == 2  # the first visit, and the reload the rebuild caused
 
