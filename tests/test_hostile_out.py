@@ -140,6 +140,11 @@ def test_an_earlier_build_folder_without_a_marker_is_still_used(run_cli, make_so
     (tmp_path / "out" / ".generations" / MARKER).unlink()
     assert run_cli("build", "--sources", "sources", "--out", "out", "--force", cwd=tmp_path).code == 0
     assert (tmp_path / "out" / MARKER).is_file()
+    (tmp_path / "build" / "http-cache").mkdir(parents=True)  # what `audit` and a crash leave in build/ by default
+    (tmp_path / "build" / "http-cache" / "page").write_text("cached", encoding="utf-8")
+    (tmp_path / "build" / "pipeline-crash.log").write_text("Traceback", encoding="utf-8")
+    assert run_cli("build", "--sources", "sources", cwd=tmp_path).code == 0
+    assert (tmp_path / "build" / "http-cache" / "page").read_text(encoding="utf-8") == "cached" and (tmp_path / "build" / "demo" / "bank.json").is_file()
 
 
 @pytest.fixture

@@ -38,13 +38,15 @@ KIND = "build"  # the marker's kind on OUT and OUT/.generations
 _OURS = re.compile(r"^\.?[^/]+-\d+(\.state\.json)?(\.[^.]+\.tmp)?$|^\.builds\.json\.[^.]+\.tmp$")
 _LINK_TMP = re.compile(r"^\.[^/]+\.link\.tmp$")
 _EARLIER_FILES = frozenset({".lock", RECORDS, "pipeline-crash.log"})
+_EARLIER_FOLDERS = frozenset({FOLDER, "http-cache", "stats", "examples"})  # what other commands put in build/ by default
 
 
 def _ours_in_out(path: Path) -> bool:
-    """An entry of OUT a build writes: .generations, a link into it, a temporary link, the crash log."""
+    """An entry of OUT a build writes (.generations, a link into it, a temporary link), or one of build/'s by
+    default (the crash log, audit's HTTP cache, stats' reports, the examples' environments)."""
     if path.is_symlink():
         return Path(os.readlink(path)).parent == Path(FOLDER) or bool(_LINK_TMP.match(path.name))
-    return path.name == "pipeline-crash.log" and path.is_file() or path.name == FOLDER and path.is_dir()
+    return path.name == "pipeline-crash.log" and path.is_file() or path.name in _EARLIER_FOLDERS and path.is_dir()
 
 
 def earlier_build(out: Path) -> bool:
