@@ -76,7 +76,7 @@ def test_a_bad_feedback_template_is_a_content_error_at_its_line(run_cli, tmp_pat
     result = run_cli("validate", "--sources", str(sources), "--today", TODAY, cwd=tmp_path)
     line = len((sources / "demo" / "exam.yaml").read_text(encoding="utf-8").splitlines())
     assert result.code == 1
-    assert re.search(rf"sources/demo/exam\.yaml:{line}:\d+: error: feedback: .*{re.escape(why)}", result.err), result.err
+    assert re.search(rf"sources/demo/exam\.yaml:{line}:\d+: error: feedback: .*{re.escape(why)}", result.out), result.out
 
 
 def test_a_mailto_template_is_accepted(run_cli, tmp_path):
