@@ -87,6 +87,14 @@ def _render(site: dict, name: str) -> str:
     return render_page(template, **values)
 
 
+def test_the_bank_marks_the_held_out_questions(tmp_path, run_cli):
+    sources = _sources(tmp_path, "valid", "terms_four", "site_every_type", "mock_pool")
+    assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(tmp_path / "out")).code == 0
+    bank = json.loads((tmp_path / "out" / "demo" / "bank.json").read_text(encoding="utf-8"))
+    assert bank["schema_version"] == "2.2"
+    assert sorted(q["id"] for q in bank["questions"] if q["mock_only"]) == sorted(HELD)
+
+
 def test_the_printed_practice_exam_holds_the_held_out_questions_no_drill_and_no_badge(tmp_path):
     content, view = _view(tmp_path)
     items = appendix.practice_exam(view)
