@@ -109,6 +109,11 @@ def masked_context_html(term: str, definition: str, *parts: str) -> str:
     return "".join(out) + escape(text[at:])
 
 
+def report_html(url: str | None) -> str:
+    """The line under a question card's explanation that reports a bad item (exam.yaml's `feedback:`); none without it."""
+    return f'<p class="report"><a href="{escape(url)}">Report a problem with this question</a></p>' if url else ""
+
+
 def context_html(*parts: str) -> str:
     return escape(" · ".join(parts))
 

@@ -15,6 +15,7 @@ import genanki
 
 from pipeline.render.anki import card_fields as f
 from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, NoteType, stable_id
+from pipeline.render.feedback import report_url
 from pipeline.render.support import holds, writable
 from pipeline.shapes.order import LETTERS
 from pipeline.shapes.parts import Pairs
@@ -45,6 +46,7 @@ class _Place:
     context: str
     vendor: str
     context_parts: tuple[str, ...] = ()  # plain: the exam code and the objective's heading
+    feedback: str | None = None  # exam.yaml's report address template ({id})
 
 
 def _tag_part(text: str) -> str:
@@ -64,7 +66,7 @@ def _place(view: ExamView, objective: ObjectiveView) -> _Place:
     parts = (exam.code, section.heading, objective.heading)
     deck = "::".join(_deck_part(p) for p in parts)
     tag = "::".join(_tag_part(p) for p in parts)
-    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading))
+    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading), exam.feedback)
 
 
 def _tags(place: _Place, exam_code: str, *item_type: str) -> tuple[str, ...]:
@@ -90,7 +92,8 @@ def question_note(place: _Place, code: str, question: QuestionView, key: str | N
     context = f.context_html(*place.context_parts, "drill") if question.generated else place.context
     fields = (
         f.block_html(question.stem_md), f.instruction(question), f.options_html(question), f.answer_html(question),
-        f.model_answer_html(question), f.block_html(question.explanation_md), f.sources_html(question.citations),
+        f.model_answer_html(question), f.block_html(question.explanation_md) + f.report_html(report_url(place.feedback, question.id)),
+        f.sources_html(question.citations),
         context, f.context_html(key or question.id),
     )
     tags = _tags(place, code, "question", question.type) + ((_tags(place, code, "drill")[1],) if question.generated else ())
@@ -185,7 +188,7 @@ def notes_by_item(view: ExamView) -> dict[tuple[str, str], DeckNote]:
     for objective in view.objectives:
         place = _place(view, objective)
         found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)}
-        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if holds(q, f.WRITERS) is None}
+        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if not q.mock_only and holds(q, f.WRITERS) is None}
         found |= {("example", e.id): example_note(place, code, e) for e in objective.examples}
     return found
 

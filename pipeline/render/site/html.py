@@ -13,6 +13,7 @@ import jinja2
 from markupsafe import Markup
 
 from pipeline.paths import TEMPLATES
+from pipeline.render.feedback import report_url
 from pipeline.render.site import paths
 from pipeline.render.site.data import self_graded
 from pipeline.render.site.links import allowed, keep_allowed_links
@@ -68,7 +69,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(markdown=markdown, inline=markdown_inline, strip_cloze=cloze.strip, plain=to_plain, link=_link,
                        safe_id=paths.safe)
-    env.globals.update(paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded)
+    env.globals.update(paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded, report_url=report_url)
     return env
 
 
