@@ -20,12 +20,15 @@ _HOLE = "\ue000{}\ue001"
 _HOLE_RE = re.compile("\ue000(\\d+)\ue001")
 
 
+MATH = "anki"  # formulas as \(...\) and \[...\], which Anki's own MathJax typesets
+
+
 def inline_html(text: str) -> str:
-    return markdown.to_inline_html(text.strip())
+    return markdown.to_inline_html(text.strip(), math=MATH)
 
 
 def block_html(text: str) -> str:
-    return markdown.to_html(text.strip()).strip()
+    return markdown.to_html(text.strip(), math=MATH).strip()
 
 
 def point_html(text: str) -> str:

@@ -32,9 +32,10 @@ def markdown(text: str) -> Markup:
 
 
 def focusable_tables(markup: str) -> str:
-    """A source's table scrolls sideways on a phone (site.css), so it takes the focus: a keyboard user can
-    scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable)."""
-    return markup.replace('<table class="data">', '<table class="data" tabindex="0">')
+    """A source's table or display formula scrolls sideways on a phone (site.css), so it takes the focus:
+    a keyboard user can scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable)."""
+    markup = markup.replace('<table class="data">', '<table class="data" tabindex="0">')
+    return markup.replace('<div class="formula display">', '<div class="formula display" tabindex="0">')
 
 
 def markdown_inline(text: str) -> Markup:
