@@ -30,7 +30,7 @@ from schema.citation_status import Status
 # per-type fields options, pairs, answers, items, correct_order and accepted_answers; `numeric` added.
 # 2.1: `content_hash` per question (saved progress tells a changed question by it), more drop reasons (the
 #      gate of pipeline/practice/gate.py) and `numeric` on a choices part.
-# 2.2: the drop reason `context_shows_answer` (pipeline/check/shown_with.py).
+# 2.2: `mock_only` per question (held out for mock exams); the drop reason `context_shows_answer` (pipeline/check/shown_with.py).
 SCHEMA_VERSION = "2.2"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
@@ -193,6 +193,7 @@ class BankQuestion(BankModel):
     citations: list[BankCitation] = Field(description="The quotes of those key points, in key point order; empty when none back it.")
     source: SourceRef = Field(description="Where in the sources the question comes from.")
     content_hash: str = Field(pattern=r"^[0-9a-f]{16}$", description="16 hex digits of SHA-256 over what a learner sees and is graded on (the type, stem, prompt, parts with their keys, answer and scoring; not the explanation, citations or difficulty): changes exactly when the question does, so saved progress on it (the study site's) starts over. Not an id: two questions may share it.")
+    mock_only: bool = Field(default=False, description="Held out for mock exams (the source's `mock_only: true`): a tool that builds practice from the bank leaves it out, as the study site and the deck do (since 2.2).")
     generated: Literal[False] | Rule = Field(
         description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition; no longer generated: one single-choice item per term), cloze (fill in a key point's cloze gap), matching (match definitions of a group of terms with the terms)."
     )

@@ -1,7 +1,8 @@
 """`examples`: run every worked example in the sandbox, compare what it prints, update each exam's examples lock.
 
 Exit 0 when every example that ran (or was frozen) is reproduced, 1 when one drifted, failed or timed
-out; 2 when the machine cannot give the examples a sandbox or an environment folder. With `--update`, a
+out; 2 when the machine cannot give the examples a sandbox (bubblewrap, with a user namespace: unless
+`--unsafe-no-sandbox`) or an environment folder. With `--update`, a
 drifted example's output is written into its source (its diff printed first) and counts as reproduced.
 """
 
@@ -23,6 +24,7 @@ from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.examples.runner import ExampleRun, Runner, example_refs
 from pipeline.examples.sandbox import Sandbox
+from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 from schema.example_status import ExampleStatus
 from schema.models import Example
@@ -39,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="wall-clock limit per example (default: the example's, else exam.yaml's examples.timeout)")
     parser.add_argument("--envs", type=Path, default=Path("build") / "examples" / "envs", metavar="DIR", help="where environments are cached (default: build/examples/envs)")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date recorded for each run (default: SOURCE_DATE_EPOCH, else the clock)")
+    parser.add_argument("--unsafe-no-sandbox", action="store_true",
+                        help="where bubblewrap cannot make a user namespace here, run the examples as plain processes anyway (only code you trust)")
 
 
 def _say(line: str) -> None:
@@ -51,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     if refused(checked, "examples"):
         return 1
     _check_ids(args.example, checked.exams)
-    sandbox = Sandbox()
+    sandbox = Sandbox(unsafe=args.unsafe_no_sandbox)
+    if args.unsafe_no_sandbox and sandbox.isolation.network == "none":
+        _say(f"examples: warning: --unsafe-no-sandbox: {sandbox.unsafe_reason}; the examples run as plain processes, with limits but "
+             "no sandbox: their code can read what this user can and reach the network")
     runner = Runner(sandbox, Environments(args.envs, sandbox.python, _say), devices(), today, force=args.force, timeout=args.timeout, progress=_say)
     runs, written = [], []
     for content in checked.exams:
@@ -99,7 +106,7 @@ def _updated(runs: list[ExampleRun]) -> list[ExampleRun]:
     for one in drifted:
         _say(f"{_where(one)}: updating the output of {one.ref.example.id}:")
         for line in (one.diff or "").splitlines():
-            _say(f"    {line}")
+            _say(f"    {for_terminal(line)}")
     done = update_outputs([OutputUpdate(r.ref.file.path, r.ref.index, r.entry.actual) for r in drifted])
     for update, line in done:
         _say(f"{os.path.relpath(update.path)}:{line}: updated: the example's output")
@@ -122,11 +129,11 @@ def _show(one: ExampleRun, blasts: _Blasts) -> None:
     if not one.ran and entry.status is ExampleStatus.REPRODUCED:
         return  # frozen and fine: counted in the summary
     how = f" ({one.seconds:.1f} s)" if one.ran else " (unchanged since its run of " + (entry.ran.isoformat() if entry.ran else "?") + ")"
-    detail = f": {entry.detail}" if entry.detail else ""
+    detail = f": {for_terminal(entry.detail)}" if entry.detail else ""
     print(f"{_where(one)}: {entry.status.value}: {entry.id}{how}{detail}")
     extra = one.diff if entry.status is ExampleStatus.DRIFTED else entry.stderr if entry.status is ExampleStatus.FAILED else None
-    for line in (extra or "").splitlines():
-        print(f"    {line}")
+    for line in (extra or "").splitlines():  # what the example printed: escaped, as validate shows it
+        print(f"    {for_terminal(line)}")
     if entry.status in PROBLEMS:
         for line in blasts.of(one.ref).lines():
             print(f"    affects {line}")

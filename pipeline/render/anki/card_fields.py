@@ -28,6 +28,11 @@ def block_html(text: str) -> str:
     return markdown.to_html(text.strip()).strip()
 
 
+def point_html(text: str) -> str:
+    """A key point in a list: inline, unless it holds blocks of its own (a table, a second paragraph)."""
+    return block_html(text) if "\n" in text.strip() else inline_html(text)
+
+
 def cloze_html(text: str) -> str:
     """Key point Markdown to HTML with its `{{cN::phrase::hint}}` marks kept for Anki.
 
@@ -99,6 +104,11 @@ def masked_context_html(term: str, definition: str, *parts: str) -> str:
         out += [escape(text[at : match.start()]), _mention_html(escape(match[0]))]
         at = match.end()
     return "".join(out) + escape(text[at:])
+
+
+def report_html(url: str | None) -> str:
+    """The line under a question card's explanation that reports a bad item (exam.yaml's `feedback:`); none without it."""
+    return f'<p class="report"><a href="{escape(url)}">Report a problem with this question</a></p>' if url else ""
 
 
 def context_html(*parts: str) -> str:

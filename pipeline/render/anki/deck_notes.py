@@ -16,6 +16,7 @@ import genanki
 from pipeline.practice import term_cards
 from pipeline.render.anki import card_fields as f
 from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, TERM_ONE_WAY, NoteType, stable_id
+from pipeline.render.feedback import report_url
 from pipeline.render.support import holds, writable
 from pipeline.shapes.order import LETTERS
 from pipeline.shapes.parts import Pairs
@@ -46,7 +47,8 @@ class _Place:
     context: str
     vendor: str
     context_parts: tuple[str, ...] = ()  # plain: the exam code and the objective's heading
-    titles: tuple = ()  # pipeline/check/shown_with.py's Shown  # what is shown with every card of the deck: its titles
+    feedback: str | None = None  # exam.yaml's report address template ({id})
+    titles: tuple = ()  # what is shown with every card of the deck: its titles (pipeline/check/shown_with.py's Shown)
 
 
 def _tag_part(text: str) -> str:
@@ -67,7 +69,7 @@ def _place(view: ExamView, objective: ObjectiveView) -> _Place:
     deck = "::".join(_deck_part(p) for p in parts)
     tag = "::".join(_tag_part(p) for p in parts)
     titles = term_cards.titles(objective.heading, section.heading, exam.code, exam.title)
-    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading), titles)
+    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading), exam.feedback, titles)
 
 
 def _tags(place: _Place, exam_code: str, *item_type: str) -> tuple[str, ...]:
@@ -99,7 +101,8 @@ def question_note(place: _Place, code: str, question: QuestionView, key: str | N
     context = f.context_html(*place.context_parts, "drill") if question.generated else place.context
     fields = (
         f.block_html(question.stem_md), f.instruction(question), f.options_html(question), f.answer_html(question),
-        f.model_answer_html(question), f.block_html(question.explanation_md), f.sources_html(question.citations),
+        f.model_answer_html(question), f.block_html(question.explanation_md) + f.report_html(report_url(place.feedback, question.id)),
+        f.sources_html(question.citations),
         context, f.context_html(key or question.id),
     )
     tags = _tags(place, code, "question", question.type) + ((_tags(place, code, "drill")[1],) if question.generated else ())
@@ -128,7 +131,7 @@ def matching_parts(question: QuestionView) -> list[tuple[str, QuestionView]]:
 
 def check_yourself_note(place: _Place, code: str, objective: ObjectiveView, number: int, prompt: str) -> DeckNote:
     """A self-graded card: the prompt, and on the back the objective's key points to grade the answer by."""
-    points = "".join(f"<li>{f.inline_html(cloze.strip(p.text_md))}</li>" for p in objective.key_points)
+    points = "".join(f"<li>{f.point_html(cloze.strip(p.text_md))}</li>" for p in objective.key_points)
     fields = (
         f.block_html(prompt), "Answer on your own, aloud or on paper; then grade yourself against the key points on the back.", "", "",
         "", f'<div class="label">Key points of {escape(objective.heading)}</div><ul>{points}</ul>',
@@ -194,7 +197,7 @@ def notes_by_item(view: ExamView) -> dict[tuple[str, str], DeckNote]:
     for objective in view.objectives:
         place = _place(view, objective)
         found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)}
-        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if holds(q, f.WRITERS) is None}
+        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if not q.mock_only and holds(q, f.WRITERS) is None}
         found |= {("example", e.id): example_note(place, code, e) for e in objective.examples}
     return found
 
