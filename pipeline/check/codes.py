@@ -60,6 +60,7 @@ CODES: dict[str, str] = {
     "cloze-gap-given": "a cloze card whose sentences hold a form of the gap's answer (warning)",
     "item-points-elsewhere": "a stem or explanation pointing 'above', 'below', at 'the example' or 'the CPU run' (warning)",
     "numeric-precision": "a numeric stem asking for a precision (two decimal places) its tolerance does not enforce (warning)",
+    "item-answer-in-context": "an authored question or cloze mark whose answer the page heading, section title, deck name or card context line shows (warning)",
     # what learners' answers say (sources/<exam>/item-stats.json, written by `stats`; thresholds in pipeline/check/thresholds.py)
     "item-negative-discrimination": "an item the stronger learners get wrong more often (corrected point-biserial < 0): likely mis-keyed (warning)",
     "item-too-easy": "an item nearly everyone gets right (facility > 0.95) (warning)",

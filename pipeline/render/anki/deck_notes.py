@@ -13,8 +13,9 @@ from html import escape
 
 import genanki
 
+from pipeline.practice import term_cards
 from pipeline.render.anki import card_fields as f
-from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, NoteType, stable_id
+from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, TERM_ONE_WAY, NoteType, stable_id
 from pipeline.render.feedback import report_url
 from pipeline.render.support import holds, writable
 from pipeline.shapes.order import LETTERS
@@ -47,6 +48,7 @@ class _Place:
     vendor: str
     context_parts: tuple[str, ...] = ()  # plain: the exam code and the objective's heading
     feedback: str | None = None  # exam.yaml's report address template ({id})
+    titles: tuple = ()  # what is shown with every card of the deck: its titles (pipeline/check/shown_with.py's Shown)
 
 
 def _tag_part(text: str) -> str:
@@ -66,7 +68,8 @@ def _place(view: ExamView, objective: ObjectiveView) -> _Place:
     parts = (exam.code, section.heading, objective.heading)
     deck = "::".join(_deck_part(p) for p in parts)
     tag = "::".join(_tag_part(p) for p in parts)
-    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading), exam.feedback)
+    titles = term_cards.titles(objective.heading, section.heading, exam.code, exam.title)
+    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading), exam.feedback, titles)
 
 
 def _tags(place: _Place, exam_code: str, *item_type: str) -> tuple[str, ...]:
@@ -78,10 +81,16 @@ def _guid(place: _Place, kind: str, key: str) -> str:
 
 
 def term_note(place: _Place, code: str, term: Term) -> DeckNote:
-    # the context line too: "6.3 Transfer learning for performance" would name the term a card asks for
+    """Both cards when the definition stands without the term; else only term -> definition (its own note
+    type), whose front shows the term anyway, so nothing is masked (pipeline/practice/term_cards.py)."""
+    guid, tags = _guid(place, "term", term.term.casefold()), _tags(place, code, "term")
+    if term_cards.one_way_reason(term, place.titles):
+        fields = (f.inline_html(term.term), f.block_html(term.definition), place.context, f.context_html(term.term))
+        return DeckNote(guid, TERM_ONE_WAY, fields, tags, place.deck)
+    # the front that asks for the term hides the asides that name it ("(LoRA)") and any mention in the context line
     context = f.masked_context_html(term.term, term.definition, *place.context_parts)
     fields = (f.inline_html(term.term), f.definition_html(term.term, term.definition), context, f.context_html(term.term))
-    return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck)
+    return DeckNote(guid, TERM, fields, tags, place.deck)
 
 
 CARD_PAIRS = 4  # a matching card holds at most four pairs: more is a page to read, not a card to recall
