@@ -6,10 +6,10 @@ the closest allowed key or value, all of them in one run (exit 2, a usage proble
 the defaults.
 
     outputs = ["guide", "deck", "site"]   # what `build` writes when --only is not given (default: every output)
-    out = "build"                         # the output folder (default: build)
+    out = "build"                         # the output folder, inside the content folder (default: build)
     strict = false                        # warnings are errors, as --strict
     paper = "letter"                      # an option of the guide (each output declares its own)
-    allow_hosts = ["127.0.0.1:8000"]      # non-public hosts `audit` and `check-quote` may fetch from
+    allow_hosts = ["127.0.0.1:8000"]      # read, but not honoured: `audit` takes such hosts only from --allow-host
 
     [exams.nca-genm]                      # per exam: outputs, strict and the outputs' options
     outputs = ["guide"]

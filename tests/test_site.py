@@ -36,8 +36,9 @@ def test_every_page_is_written(built):
     assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html", "review.html", "mock.html",
                      "mock-review.html", "progress.html", "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
     assets = {p.name for p in (built / "site" / "assets").iterdir()}
-    assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "mock-review.js", "merge.js", "progress.js",
-                      "exam-data.js", "search-index.js", "ts-fsrs.js", "ts-fsrs.LICENSE.txt", "progress.schema.json"}
+    assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "mock-review.js", "merge.js",
+                      "progress.js", "exam-data.js", "search-index.js", "ts-fsrs.js", "ts-fsrs.LICENSE.txt", "progress.schema.json",
+                      "progress_check.js", "progress-schema.js"}
 
 
 def test_each_page_has_the_csp_and_no_inline_script_or_style(built):

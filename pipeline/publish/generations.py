@@ -100,18 +100,25 @@ def sweep(out: Path) -> list[str]:
     folder = out / FOLDER
     if not folder.is_dir():
         return []
+    if owned.kind(out) != KIND or owned.kind(folder) != KIND:
+        return []  # not claimed (claim_out): nothing here is known to be the pipeline's
+    removed = leftovers(out)
+    for path in removed:
+        _remove(path)
+    return [f"removed what an interrupted build left in {folder}: {', '.join(p.name for p in removed)}"] if removed else []
+
+
+def leftovers(out: Path) -> list[Path]:
+    """What a killed build left in OUT: generations and states no link points at, temporary files and links
+    (only the names a build writes; `sweep` removes them, and the no-op path replays nothing while any is there)."""
+    folder = out / FOLDER
     kept = {".lock", RECORDS}
     for link in (p for p in out.iterdir() if p.is_symlink() and not p.name.startswith(".")):  # .<exam>.link.tmp is not one
         target = Path(os.readlink(link))
         if target.parent == Path(FOLDER):
             kept |= {target.name, target.name + ".state.json"}
-    if owned.kind(out) != KIND or owned.kind(folder) != KIND:
-        return []  # not claimed (claim_out): nothing here is known to be the pipeline's
-    removed = [path for path in sorted(folder.iterdir()) if path.name not in kept and _OURS.match(path.name)]
-    removed += sorted(p for p in out.iterdir() if p.is_symlink() and _LINK_TMP.match(p.name))
-    for path in removed:
-        _remove(path)
-    return [f"removed what an interrupted build left in {folder}: {', '.join(p.name for p in removed)}"] if removed else []
+    found = [path for path in sorted(folder.iterdir()) if path.name not in kept and _OURS.match(path.name)] if folder.is_dir() else []
+    return found + sorted(p for p in out.iterdir() if p.is_symlink() and _LINK_TMP.match(p.name))
 
 
 class Generations:

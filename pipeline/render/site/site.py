@@ -9,6 +9,7 @@ copied as they are).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,7 +29,8 @@ if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this mo
 
 SITE_DIR = "site"
 # copied from templates/site/ into assets/: the style, and scripts of one idea each (see each file's head)
-STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "mock-review.js", "merge.js", "progress.js", "search.js")
+STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "mock-review.js", "merge.js", "progress.js",
+          "progress_check.js", "search.js")
 PROGRESS_SCHEMA = "progress.schema.json"  # the published schema of the progress export, beside the scripts
 # The shapes the site can ask: those with an input template and an answer template.
 SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (SITE_TEMPLATES / "shapes").glob("*.html.j2")
@@ -100,7 +102,9 @@ def render(ctx: RenderContext) -> list[Path]:
     assets = root / paths.ASSETS
     written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
     written += [_write(assets / name, content) for name, content in vendor.files(vendor.TS_FSRS.name).items()]
-    written.append(_write(assets / PROGRESS_SCHEMA, schema_text(PROGRESS_SCHEMA, Progress)))
+    schema = schema_text(PROGRESS_SCHEMA, Progress)
+    written.append(_write(assets / PROGRESS_SCHEMA, schema))
+    written.append(_write(assets / "progress-schema.js", data.as_script("PROGRESS_SCHEMA", json.loads(schema))))  # an import is checked against it
     held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", []))  # the warnings were given with the pages
     written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view, held))))
     written.append(_write(assets / "search-index.js", data.as_script("SEARCH_INDEX", data.search_entries(view))))
