@@ -12,14 +12,14 @@ WHEELS := $(VENV)/wheels
 WHEEL_STAMP := $(WHEELS)/.made-$(shell cat requirements.txt requirements-test.txt | cksum | cut -d' ' -f1)
 ARGS   ?=
 
-.PHONY: build test validate audit examples serve schema golden bench lint clean lock system-deps browser-deps
+.PHONY: build test validate audit examples serve schema golden bench lint clean lock system-deps browser-deps sandbox-deps
 
 # The study site ships ts-fsrs from npm (package.json pins it): the build copies it from node_modules/, so
 # `make build` runs `npm ci` first when node_modules/ is missing or stale (the registry is needed that once).
 build: $(STAMP) node_modules/.package-lock.json
 	$(PY) -m pipeline build $(ARGS)
 
-test: $(TEST_STAMP) browser-deps $(WHEEL_STAMP)
+test: $(TEST_STAMP) browser-deps sandbox-deps $(WHEEL_STAMP)
 	$(PY) -m pytest $(ARGS)
 
 validate: $(STAMP)
@@ -31,7 +31,7 @@ audit: $(STAMP)
 # Run every worked example in the sandbox and update sources/<exam>/examples.lock.json. The packages the
 # examples need (exam.yaml `examples.requirements`, e.g. torch) go into environments of their own under
 # build/examples/envs, never into .venv: `make test` needs none of them.
-examples: $(STAMP)
+examples: $(STAMP) sandbox-deps
 	$(PY) -m pipeline examples $(ARGS)
 
 serve: $(STAMP)
@@ -107,6 +107,12 @@ $(WHEEL_STAMP): requirements.txt requirements-test.txt
 browser-deps: node_modules/.package-lock.json
 	@command -v chromium >/dev/null || { echo "installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+# Worked examples run in bubblewrap (Debian's bubblewrap: bwrap), never outside it. Install it when missing
+# (Debian, as root).
+sandbox-deps:
+	@command -v bwrap >/dev/null || { echo "installing Debian's bubblewrap"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null; }
 
 # The npm packages: ts-fsrs for the site (build), axe-core and gift-pegjs for the tests.
 # npm ci rewrites node_modules/.package-lock.json: the stamp. Test for npm, not node: Debian's npm is a

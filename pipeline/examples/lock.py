@@ -54,7 +54,7 @@ class RunEnvironment:
     python: str  # 3.11.2
     platform: str  # linux-x86_64
     device: str  # cpu | cuda
-    isolation: str  # namespace | guard
+    isolation: str  # bubblewrap; cgroup v1 (the sandbox and how memory was bounded) | none; ... (older locks: namespace, guard)
     requested: tuple[tuple[str, str], ...] = ()  # the requirements by name as declared (exam's first), with the versions installed
     packages: tuple[tuple[str, str], ...] = ()  # everything installed in the environment
 

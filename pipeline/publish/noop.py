@@ -104,7 +104,7 @@ def _shipped() -> list[Path]:
 def _locked(out: Path) -> Iterator[bool]:
     """OUT's build lock, when no build holds it (False: one does, so nothing is read or written)."""
     try:
-        handle = open(out / FOLDER / ".lock", "a")  # noqa: SIM115 - held for the block
+        handle = open(out / FOLDER / ".lock", "rb")  # noqa: SIM115 - held for the block; never made here (OUT may not be ours)
     except OSError:
         yield False
         return
