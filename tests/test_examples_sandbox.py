@@ -359,3 +359,24 @@ def test_without_user_namespaces_nothing_runs_unless_asked_unsafely(tmp_path):
     assert "examples: warning: --unsafe-no-sandbox: this machine does not let bubblewrap create a user namespace" in unsafe.stderr
     assert "examples: sandbox: NO SANDBOX (--unsafe-no-sandbox)" in unsafe.stderr
     assert '"isolation": "none; ' in (sources / "demo" / "examples.lock.json").read_text()
+
+
+def test_a_run_sweeps_only_its_own_stale_cgroups(sandbox):
+    """A pipeline killed mid-run leaves an empty group behind: the next run removes ours that are an hour
+    old and empty, and nothing else (a young one of ours, another's)."""
+    if cgroup.kind() is None:
+        pytest.fail("no cgroup can be made on this machine: memory is bounded per process only (the report says so)")
+    parent = next(iter(cgroup._v1_parents().values())) if cgroup.kind() == "cgroup v1" else cgroup._v2_parent()
+    stale, young, other = (parent / f"{cgroup.PREFIX}stale-test", parent / f"{cgroup.PREFIX}young-test", parent / "someone-elses-test")
+    for folder in (stale, young, other):
+        folder.mkdir()
+    old = time.time() - 2 * cgroup.STALE_SECONDS
+    for folder in (stale, other):
+        os.utime(folder, (old, old))
+    try:
+        assert sandbox.run("print('ok')").stdout == b"ok\n"
+        assert (stale.exists(), young.exists(), other.exists()) == (False, True, True)
+    finally:
+        for folder in (stale, young, other):
+            if folder.exists():
+                folder.rmdir()

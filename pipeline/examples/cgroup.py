@@ -145,13 +145,28 @@ class Group:
                     time.sleep(0.02)
 
 
+PREFIX = "exam-prep-example-"
+STALE_SECONDS = 3600  # a group this old and empty was left by a pipeline that was killed before removing it
+
+
 def _name() -> str:
-    return f"exam-prep-example-{secrets.token_hex(6)}"
+    return f"{PREFIX}{secrets.token_hex(6)}"
+
+
+def _sweep_stale(parent: Path) -> None:
+    """Remove groups of ours (by name) that are empty and over an hour old: never another's, never a live one."""
+    with contextlib.suppress(OSError):
+        for folder in parent.iterdir():
+            with contextlib.suppress(OSError):
+                if (folder.name.startswith(PREFIX) and time.time() - folder.stat().st_mtime > STALE_SECONDS
+                        and not (folder / "cgroup.procs").read_text().strip()):
+                    folder.rmdir()
 
 
 def _make_v2(memory_mb: int, processes: int) -> Group:
     parent = _v2_parent()
     assert parent is not None
+    _sweep_stale(parent)
     folder = parent / _name()
     folder.mkdir()
     try:
@@ -169,6 +184,7 @@ def _make_v1(memory_mb: int, processes: int) -> Group:
     folders, events = [], Path("/nonexistent")
     try:
         for name, parent in _v1_parents().items():
+            _sweep_stale(parent)
             folder = parent / _name()
             folder.mkdir()
             folders.append(folder)
