@@ -202,24 +202,43 @@ def test_a_memory_balloon_across_processes_is_bounded_for_the_whole_example():
     if cgroup.kind() is None:
         pytest.fail("no cgroup can be made on this machine: memory is bounded per process only (the report says so)")
     limits = Limits(timeout=20, memory_mb=256, processes=32)
+    # Every child holds its block until each has either reported holding it or died, so "at once" does not
+    # depend on timing (CI saw two children hold one after the other on a loaded machine, each alone).
     code = """
-import os, sys, time
-children = []
+import os, select
+release_r, release_w = os.pipe()
+status_r, status_w = os.pipe()
+children = {}
 for i in range(8):
     pid = os.fork()
     if pid == 0:
+        os.close(release_w); os.close(status_r)
         block = b"x" * (180 << 20)  # written, so every page is resident
-        os.write(1, b"held\\n")
-        time.sleep(3)
+        os.write(status_w, bytes([i]))
+        os.read(release_r, 1)  # hold until released
         os._exit(0)
-    children.append(pid)
-for pid in children:
-    os.waitpid(pid, 0)
+    children[pid] = i
+os.close(release_r); os.close(status_w)
+reported, dead = set(), set()
+while len(reported | dead) < len(children):
+    ready, _, _ = select.select([status_r], [], [], 0.2)
+    if ready:
+        reported.update(os.read(status_r, 64))
+    for pid, i in children.items():
+        if i not in dead and os.waitpid(pid, os.WNOHANG)[0]:
+            dead.add(i)
+print("holding", len(reported - dead), "of", len(children), flush=True)
+os.close(release_w)
+for pid, i in children.items():
+    if i not in dead:
+        os.waitpid(pid, 0)
 print("done")
 """
     outcome = Sandbox(limits).run(code, limits=limits)
-    held = outcome.stdout.count(b"held")
-    assert held <= 1, outcome
+    said = [line for line in outcome.stdout.decode().splitlines() if line.startswith("holding ")]
+    assert said, outcome  # the parent lived to count
+    holding = int(said[0].split()[1])
+    assert holding <= 1, outcome
     assert outcome.out_of_memory
     assert _left_behind(outcome) == []
 
