@@ -12,11 +12,10 @@ WHEELS := $(VENV)/wheels
 WHEEL_STAMP := $(WHEELS)/.made-$(shell cat requirements.txt requirements-test.txt | cksum | cut -d' ' -f1)
 ARGS   ?=
 
-.PHONY: build test validate audit examples serve schema golden bench lint clean lock system-deps browser-deps
+.PHONY: build test validate audit examples serve schema golden bench lint clean lock vendor system-deps browser-deps
 
-# The study site ships ts-fsrs from npm (package.json pins it): the build copies it from node_modules/, so
-# `make build` runs `npm ci` first when node_modules/ is missing or stale (the registry is needed that once).
-build: $(STAMP) node_modules/.package-lock.json
+# The study site ships ts-fsrs, committed in pipeline/vendor/ (`make vendor`): building needs no npm.
+build: $(STAMP)
 	$(PY) -m pipeline build $(ARGS)
 
 test: $(TEST_STAMP) browser-deps $(WHEEL_STAMP)
@@ -68,6 +67,13 @@ lock:
 	  echo '-r requirements.txt'; .lock-venv/bin/pip freeze | grep -vxFf .lock-runtime.txt; } > requirements-test.txt
 	rm -rf .lock-venv .lock-runtime.txt
 
+# After a new pin of ts-fsrs in package.json (and `npm install`): copy npm's files into pipeline/vendor/, the copy
+# the pipeline ships (tests/test_site_vendor.py checks they are the same bytes). Review the diff.
+vendor: node_modules/.package-lock.json
+	mkdir -p pipeline/vendor/ts-fsrs/dist
+	cp node_modules/ts-fsrs/package.json node_modules/ts-fsrs/LICENSE pipeline/vendor/ts-fsrs/
+	cp node_modules/ts-fsrs/dist/index.umd.js pipeline/vendor/ts-fsrs/dist/
+
 # weasyprint needs Pango and HarfBuzz-Subset from the system, the guide the DejaVu fonts; install what
 # is missing (Debian, as root). Nothing happens when all are there.
 SYSTEM_LIBS := libpangoft2-1.0.so.0 libharfbuzz-subset.so.0
@@ -80,17 +86,16 @@ system-deps:
 	  apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core; \
 	fi
 
-# Runtime only (the editable install needs node_modules/ first: the wheel carries ts-fsrs). A venv that has
-# the test tools already (TEST_STAMP) counts: make test, then make build, must
+# Runtime only. A venv that has the test tools already (TEST_STAMP) counts: make test, then make build, must
 # not uninstall anything.
-$(STAMP): requirements.txt pyproject.toml | node_modules/.package-lock.json
+$(STAMP): requirements.txt pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements.txt
 	$(PIP) --no-deps -e .
 	touch $@
 
-$(TEST_STAMP): requirements.txt requirements-test.txt pyproject.toml | node_modules/.package-lock.json
+$(TEST_STAMP): requirements.txt requirements-test.txt pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements-test.txt
@@ -108,7 +113,8 @@ browser-deps: node_modules/.package-lock.json
 	@command -v chromium >/dev/null || { echo "installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-# The npm packages: ts-fsrs for the site (build), axe-core and gift-pegjs for the tests.
+# The npm packages: ts-fsrs for the site (committed in pipeline/vendor/; installed here so a test can compare the
+# two), axe-core and gift-pegjs for the tests.
 # npm ci rewrites node_modules/.package-lock.json: the stamp. Test for npm, not node: Debian's npm is a
 # package of its own, and must not be added beside a nodejs that bundles it.
 node_modules/.package-lock.json: package.json package-lock.json
