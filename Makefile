@@ -11,34 +11,36 @@ TEST_STAMP := $(VENV)/.installed-test-$(shell cat requirements.txt requirements-
 WHEELS := $(VENV)/wheels
 WHEEL_STAMP := $(WHEELS)/.made-$(shell cat requirements.txt requirements-test.txt | cksum | cut -d' ' -f1)
 ARGS   ?=
+# The pipeline as a target runs it: EXAM_PREP_RUN_BY=make makes its advice name the targets (`make examples ARGS=...`).
+RUN    := EXAM_PREP_RUN_BY=make $(PY) -m pipeline
 
 .PHONY: build test validate audit examples serve schema golden bench lint clean lock vendor system-deps browser-deps
 
 # The study site ships ts-fsrs, committed in pipeline/vendor/ (`make vendor`): building needs no npm.
 build: $(STAMP)
-	$(PY) -m pipeline build $(ARGS)
+	$(RUN) build $(ARGS)
 
 test: $(TEST_STAMP) browser-deps $(WHEEL_STAMP)
 	$(PY) -m pytest $(ARGS)
 
 validate: $(STAMP)
-	$(PY) -m pipeline validate $(ARGS)
+	$(RUN) validate $(ARGS)
 
 audit: $(STAMP)
-	$(PY) -m pipeline audit $(ARGS)
+	$(RUN) audit $(ARGS)
 
 # Run every worked example in the sandbox and update sources/<exam>/examples.lock.json. The packages the
 # examples need (exam.yaml `examples.requirements`, e.g. torch) go into environments of their own under
 # build/examples/envs, never into .venv: `make test` needs none of them.
 examples: $(STAMP)
-	$(PY) -m pipeline examples $(ARGS)
+	$(RUN) examples $(ARGS)
 
 serve: $(STAMP)
-	$(PY) -m pipeline serve $(ARGS)
+	$(RUN) serve $(ARGS)
 
 # Regenerate the committed JSON Schemas from the models (a test fails when they are stale).
 schema: $(STAMP)
-	$(PY) -m pipeline schema
+	$(RUN) schema
 
 # Rewrite the golden files in tests/golden/ from the current code; review the diff like code.
 golden: $(TEST_STAMP)

@@ -61,7 +61,7 @@ def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes_and
     assert result.code == 0
     assert [line for line in result.lines if ": error: " in line] == []
     unchecked = "quote not checked against its page yet; run `exam-prep audit` where the page can be reached [citation-unchecked]"
-    never_run = "has never been run; run `make examples` to run it and record the result [example-not-run]"
+    never_run = "has never been run; run `exam-prep examples` to run it and record the result [example-not-run]"
     quote_lines = [line for line in result.lines if ": warning: key_points[" in line]
     example_lines = [line for line in result.lines if ": warning: examples[" in line]
     assert all(line.endswith(unchecked) for line in quote_lines) and all(line.endswith(never_run) for line in example_lines), result.lines
