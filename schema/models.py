@@ -94,6 +94,24 @@ class MockExam(Strict):
     pass_mark: int = Field(default=70, ge=0, le=100, alias="pass", description="Percent of the questions to get right to pass (default 70).")
 
 
+# A PEP 440 version, written so that no requirement can end like a file: pip takes a requirement that ends
+# in an archive's extension (.whl, .tar.gz, .zip, ...) for a local file and installs it, building an
+# sdist with its own backend. A name has no dot (the index reads `zope.interface` and `zope-interface` as
+# one name), a version ends in a digit, `*`, or a one-part local label (+cpu).
+_VERSION = r"(?:[0-9]+!)?[0-9]+(?:\.[0-9]+)*(?:\.\*|(?:(?:a|b|rc)[0-9]+)?(?:\.post[0-9]+)?(?:\.dev[0-9]+)?(?:\+[A-Za-z0-9]+)?)"
+_CLAUSE = rf"(?:==|!=|>=|<=|~=|<|>)\s*{_VERSION}"
+REQUIREMENT_PATTERN = rf"^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\[[A-Za-z0-9_-]+(?:,[A-Za-z0-9_-]+)*\])?(?:\s*{_CLAUSE}(?:\s*,\s*{_CLAUSE})*)?$"
+# A requirement as pip reads it from the package index: a name, optional extras and version clauses. No
+# URL, path, archive file or pip option: an example's environment comes from the registry only.
+Requirement = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, max_length=SHORT,
+                      pattern=REQUIREMENT_PATTERN),
+    Field(description="A package name from the index (letters, digits, - and _: write zope.interface as zope-interface) with optional "
+                      "version clauses, e.g. torch==2.13.0; no file, archive (.whl, .tar.gz), path, URL or pip option"),
+]
+
+
 class ExamplesConfig(Strict):
     """`examples:` in exam.yaml: what the exam's worked examples need to run (see `python -m pipeline examples`)."""
 
@@ -173,19 +191,6 @@ class Term(Strict):
         description="What kind of thing the term names (technique, format, tool, metric, ...: free text, compared as written); generated questions take distractors of the same kind. Left out: read from the definition's head noun.",
     )
     accept: list[Text] = Field(default_factory=list, description="Other names of the term a fill-in accepts as the answer (synonyms; its acronym and expansion are found on their own).")
-
-
-REQUIREMENT_PATTERN = (
-    r"^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:\[[A-Za-z0-9._,-]+\])?(?:\s*(?:==|!=|>=|<=|~=|<|>)\s*[A-Za-z0-9.*+!]+(?:\s*,\s*(?:==|!=|>=|<=|~=|<|>)\s*[A-Za-z0-9.*+!]+)*)?$"
-)
-# A requirement as pip reads it from the package index: a name, optional extras and version clauses. No
-# URL, path or pip option: an example's environment comes from the registry only.
-Requirement = Annotated[
-    str,
-    StringConstraints(strip_whitespace=True, max_length=SHORT,
-                      pattern=REQUIREMENT_PATTERN),
-    Field(description="A package from the index with optional version clauses, e.g. torch==2.13.0 (no URL, path or pip option)."),
-]
 
 
 class Tolerance(Strict):

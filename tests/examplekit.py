@@ -6,9 +6,12 @@ the real sandbox (real subprocesses, real namespaces or guard).
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import socket
 import textwrap
 import threading
+import zipfile
 from pathlib import Path
 
 EXAM = """\
@@ -66,6 +69,21 @@ def write_exam(root: Path, examples: list[str], exam_extra: str = "") -> Path:
 
 def objective_file(root: Path) -> Path:
     return root / "sources" / "demo" / "1-basics" / "1.1-counting.yaml"
+
+
+def make_wheel(folder, name: str = "demo_pkg", version: str = "1.0"):
+    """A real, minimal wheel made here: pip installs it from a local folder, no index, no network."""
+    dist = f"{name}-{version}.dist-info"
+    files = {f"{name}/__init__.py": "VALUE = 42\n",
+             f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n",
+             f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    digest = {k: base64.urlsafe_b64encode(hashlib.sha256(v.encode()).digest()).rstrip(b"=").decode() for k, v in files.items()}
+    files[f"{dist}/RECORD"] = "".join(f"{k},sha256={digest[k]},{len(v)}\n" for k, v in files.items()) + f"{dist}/RECORD,,\n"
+    path = folder / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for member, text in files.items():
+            archive.writestr(member, text)
+    return path
 
 
 class Canary:

@@ -18,7 +18,7 @@ from pipeline.examples.lock import ExamplesLock
 from pipeline.examples.runner import Runner
 from pipeline.examples.sandbox import Limits, Sandbox
 from schema.example_status import ExampleStatus
-from tests.examplekit import example_yaml, objective_file, write_exam
+from tests.examplekit import example_yaml, make_wheel, objective_file, write_exam
 
 DAY = "2026-11-30"
 REPRODUCES = example_yaml("1.1-hello", "print('hello')\nprint('  world')", "hello\n  world")
@@ -159,8 +159,9 @@ def test_a_bad_requirements_file_line_is_an_error_at_that_line(run_cli, tmp_path
     (tmp_path / "sources" / "demo" / "example-requirements.txt").write_text("# what the examples need\nnumpy==2.4.6\n--index-url https://elsewhere.invalid/simple\n")
     result = run_cli("validate", "--sources", "sources", "--today", DAY, cwd=tmp_path)
     assert result.code == 1
-    assert any(line.startswith("sources/demo/example-requirements.txt:3:1: error: '--index-url https://elsewhere.invalid/simple' is not a requirement")
+    assert any(line.startswith("sources/demo/example-requirements.txt:3:1: error: this line is not a requirement from the package index")
                and line.endswith("[example-requirements]") for line in result.lines)
+    assert "elsewhere.invalid" not in result.out
 
 
 def test_an_unknown_example_id_is_a_usage_error(run_cli, tmp_path):
@@ -191,24 +192,6 @@ def test_stderr_is_part_of_the_output_unless_ignored(run_cli, tmp_path, stderr):
     assert lock_of(tmp_path)["1.1-warns"]["status"] == "reproduced"
 
 
-def _wheel(folder, name: str = "demo_pkg", version: str = "1.0"):
-    """A real, minimal wheel made here: pip installs it from a local folder, no index, no network."""
-    import base64
-    import hashlib
-    import zipfile
-    dist = f"{name}-{version}.dist-info"
-    files = {f"{name}/__init__.py": "VALUE = 42\n",
-             f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n",
-             f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    digest = {k: base64.urlsafe_b64encode(hashlib.sha256(v.encode()).digest()).rstrip(b"=").decode() for k, v in files.items()}
-    files[f"{dist}/RECORD"] = "".join(f"{k},sha256={digest[k]},{len(v)}\n" for k, v in files.items()) + f"{dist}/RECORD,,\n"
-    path = folder / f"{name}-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(path, "w") as archive:
-        for member, text in files.items():
-            archive.writestr(member, text)
-    return path
-
-
 @pytest.fixture
 def open_folder():
     """A folder the examples' unprivileged uid can read (pytest's own temporary folders are closed to others)."""
@@ -225,7 +208,7 @@ def open_folder():
 def test_one_environment_per_requirement_set_cached_by_its_hash(run_cli, tmp_path, open_folder, monkeypatch):
     wheels = tmp_path / "wheels"
     wheels.mkdir()
-    _wheel(wheels)
+    make_wheel(wheels)
     monkeypatch.setenv("PIP_NO_INDEX", "1")
     monkeypatch.setenv("PIP_FIND_LINKS", str(wheels))
     uses = example_yaml("1.1-uses-pkg", "import demo_pkg\nprint(demo_pkg.VALUE)", "42")
@@ -259,3 +242,22 @@ def test_update_splices_the_output_when_a_round_trip_would_reformat_more(run_cli
     assert result.code == 0, result.err
     changed = [line for line in difflib.unified_diff(before.split("\n"), after.split("\n"), lineterm="", n=0) if line[:1] in "+-" and line[:3] not in ("---", "+++")]
     assert changed == ["-      41", "+      42"]
+
+
+HOSTILE = "\\x1b]0;pwned title\\x07\\x1b[2J\\x1b[H\\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07"  # title, clear screen, OSC 52 clipboard
+
+
+def test_drift_diffs_and_stderr_print_terminal_escapes_as_text(run_cli, tmp_path):
+    """What an example printed reaches the terminal escaped, as validate escapes it: no raw ESC or BEL."""
+    drifts = example_yaml("1.1-title", f"print('{HOSTILE}')", "clean")
+    fails = example_yaml("1.1-clear", f"import sys\nsys.stderr.write('{HOSTILE}\\n')\nsys.exit(2)", "never", stderr="show")
+    write_exam(tmp_path, [drifts, fails])
+    result = examples(run_cli, tmp_path)
+    assert result.code == 1
+    assert lock_of(tmp_path)["1.1-title"]["status"] == "drifted" and lock_of(tmp_path)["1.1-clear"]["status"] == "failed"
+    shown = "\\x1b]0;pwned title\\x07\\x1b[2J\\x1b[H\\x1b]52;c;ZXZpbCBjbGlwYm9hcmQ=\\x07"
+    assert f"    +{shown}" in result.lines  # the diff's line
+    assert f"    {shown}" in result.lines  # the failure's stderr
+    assert not any(ch in result.out + result.err for ch in "\x1b\x07")
+    checked = run_cli("validate", "--sources", "sources", "--today", DAY, cwd=tmp_path)
+    assert shown in checked.out and not any(ch in checked.out + checked.err for ch in "\x1b\x07")

@@ -36,7 +36,7 @@ def test_every_page_is_written(built):
     assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html", "review.html", "mock.html",
                      "progress.html", "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
     assets = {p.name for p in (built / "site" / "assets").iterdir()}
-    assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "progress.js",
+    assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "merge.js", "progress.js",
                       "exam-data.js", "search-index.js", "ts-fsrs.js", "ts-fsrs.LICENSE.txt", "progress.schema.json"}
 
 

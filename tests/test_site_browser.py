@@ -95,6 +95,16 @@ def test_keyboard_answer_announced_kept_over_reload_and_reset(page, context, bui
     assert page.locator("[data-progress='2.1']").text_content().startswith("Progress: 1 of ")
 
     page.locator("button.reset").focus()
+    page.keyboard.press("Enter")  # reset asks first, naming what it would erase; the focus is on keeping
+    dialog = page.locator("dialog.reset-dialog")
+    assert dialog.is_visible() and page.evaluate("() => document.activeElement.textContent") == "Keep my progress"
+    assert dialog.locator("#reset-dialog-what").text_content() == (
+        "This erases everything this browser keeps for DEMO-1: 1 question started (answers and review schedule), 1 review in the review log and 0 mock exam attempts.")
+    page.keyboard.press("Escape")  # Escape keeps the progress
+    assert not dialog.is_visible() and total == page.locator(".progress-summary").text_content()
+    assert page.evaluate("() => document.activeElement.classList.contains('reset')")  # the focus back where it was
+    page.keyboard.press("Enter")
+    tab_to(page, "dialog.reset-dialog .reset-confirm")
     page.keyboard.press("Enter")
     assert page.locator(".progress-summary").text_content().startswith("Progress reset. 0 of ")
     page.reload()

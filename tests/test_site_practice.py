@@ -320,14 +320,27 @@ def test_export_reset_import_restores_the_state(page, built, bank, tmp_path):
     _stats_read(built, responses, tmp_path)
 
     page.click(".progress-tools .reset")
+    page.click("dialog.reset-dialog .reset-confirm")
     assert _doc(page) is None
     saved = tmp_path / "progress.json"
     saved.write_text(text, encoding="utf-8")
-    page.set_input_files("#import-file", str(saved))
-    expect(page.locator("#import-status")).to_have_text("Imported progress.json: 3 questions kept.")  # FileReader: waits
+    _import(page, saved, ["3 questions not in this browser, taken from the file: 1.1-q1, 2.1-q.single, 2.2-g1."])
+    expect(page.locator("#import-status")).to_have_text("Imported progress.json: 3 questions taken from the file, 0 kept from this browser.")
     assert _doc(page) == before
     _open(page, built, "practice.html")
     assert page.locator("form[data-qid='1.1-q1'] [data-qprogress]").text_content().startswith("· last answer: right")
+
+
+def _import(page, path: Path, plan: list[str], confirm: bool = True) -> None:
+    """Choose a file to import, read the plan shown (its lines up to the closing "Nothing ... replaced" when present),
+    then confirm or cancel it."""
+    page.set_input_files("#import-file", str(path))
+    items = page.locator("#import-plan-list li")
+    expect(items.first).to_be_visible()  # FileReader: waits
+    assert [t for t in items.all_text_contents() if t != "Nothing in this browser would be replaced."] == plan
+    assert page.locator("#import-status").text_content() == ""  # nothing changed yet
+    page.click("#import-confirm" if confirm else "#import-cancel")
+    assert page.locator(".import-plan").is_hidden()
 
 
 def test_a_changed_question_starts_over_after_an_import(browser, built, bank, tmp_path):
@@ -345,8 +358,9 @@ def test_a_changed_question_starts_over_after_an_import(browser, built, bank, tm
 
         other = page_of(second)  # another browser: the export brought over
         other.goto((newer / "site" / "progress.html").as_uri())
-        other.set_input_files("#import-file", str(saved))
-        expect(other.locator("#import-status")).to_have_text("Imported progress.json: 2 questions kept; 1 changed since, starting over: 1.1-q1.")
+        _import(other, saved, ["2 questions not in this browser, taken from the file: 2.1-q.single, 2.2-g1.",
+                               "1 question changed in these notes since the file's answers: the file's answers to them left out: 1.1-q1."])
+        expect(other.locator("#import-status")).to_have_text("Imported progress.json: 2 questions taken from the file, 0 kept from this browser.")
         doc = _doc(other)
         assert set(doc["cards"]) == {"2.1-q.single", "2.2-g1"} and {r["card_id"] for r in doc["log"]} == {"2.1-q.single", "2.2-g1"}
         other.goto((newer / "site" / "practice.html").as_uri())
@@ -357,6 +371,80 @@ def test_a_changed_question_starts_over_after_an_import(browser, built, bank, tm
         assert page.locator("form[data-qid='1.1-q1'] [data-qprogress]").text_content() == ""
         assert page.locator("form[data-qid='2.1-q.single'] [data-qprogress]").text_content().startswith("· last answer: not right")
         assert page.errors == other.errors == [] and first.offsite == second.offsite == []
+
+
+def test_an_older_file_never_replaces_newer_reviews_and_reset_asks_first(page, built, bank, tmp_path):
+    """Export on day 1; practise more on day 2; reset (asked, exported first), import the day-2 export, then the
+    day-1 file: every day-2 review stays, and only what the day-1 file alone holds comes in."""
+    _practise(page, built, bank)  # day 1: 1.1-q1 right, 2.1-q.single wrong, 2.2-g1 right
+    _open(page, built, "progress.html")
+    older = tmp_path / "day1.json"
+    older.write_text(_download(page, "#export-json"), encoding="utf-8")
+
+    page.clock.pause_at(DAY1 + dt.timedelta(days=1))  # day 2: 2.1-q.single again, now right; 1.2 once
+    _open(page, built, "practice.html")
+    for qid in ("2.1-q.single", "1.1-q2"):
+        form = page.locator(f"form[data-qid='{qid}']")
+        fill_answer(form, bank[qid], True)
+        form.locator("button.check").click()
+    day2 = _doc(page)
+    assert day2["cards"]["2.1-q.single"]["last"]["result"] == "right" and len(day2["log"]) == 5
+
+    _open(page, built, "progress.html")
+    page.click(".progress-tools .reset")
+    dialog = page.locator("dialog.reset-dialog")
+    assert dialog.locator("#reset-dialog-what").text_content() == (
+        "This erases everything this browser keeps for DEMO-1: 4 questions started (answers and review schedule), 5 reviews in the review log and 0 mock exam attempts.")
+    with page.expect_download() as info:
+        dialog.locator(".reset-export").click()  # export first, from the dialog itself
+    newer = tmp_path / "day2.json"
+    newer.write_text(Path(info.value.path()).read_text(encoding="utf-8"), encoding="utf-8")
+    assert info.value.suggested_filename == "demo-progress-2026-12-01.json"
+    assert dialog.locator(".reset-exported").text_content() == "Saved demo-progress-2026-12-01.json."
+    dialog.locator(".reset-cancel").click()  # keeping it: nothing erased
+    assert _doc(page) == day2
+    page.click(".progress-tools .reset")
+    dialog.locator(".reset-confirm").click()
+    assert _doc(page) is None and page.locator("#progress-totals").text_content().startswith("0 of ")
+
+    _import(page, newer, ["4 questions not in this browser, taken from the file: 1.1-q1, 1.1-q2, 2.1-q.single, 2.2-g1."])
+    assert _doc(page)["cards"] == day2["cards"] and _log(_doc(page)) == _log(day2)
+    _import(page, older, ["1 question answered later in this browser than in the file, kept as they are here: 2.1-q.single.",
+                          "3 questions kept as they are (the same in the file, or only in this browser)."])
+    expect(page.locator("#import-status")).to_have_text("Imported day1.json: 0 questions taken from the file, 4 kept from this browser.")
+    after = _doc(page)
+    assert after["cards"] == day2["cards"] and _log(after) == _log(day2) and len(after["answers"]) == len(day2["answers"]) == 5
+
+    page.reload()  # a cancelled import changes nothing either
+    _import(page, older, ["1 question answered later in this browser than in the file, kept as they are here: 2.1-q.single.",
+                          "3 questions kept as they are (the same in the file, or only in this browser)."], confirm=False)
+    assert page.locator("#import-status").text_content() == "Not imported: cancelled; nothing changed." and _doc(page)["cards"] == day2["cards"]
+
+
+def test_a_newer_file_brings_its_reviews_into_an_older_browser(page, built, bank, tmp_path):
+    """The other way round (a second browser ahead of this one): the file's later answers replace the older ones here."""
+    _practise(page, built, bank)
+    _open(page, built, "progress.html")
+    day1 = _doc(page)
+    page.clock.pause_at(DAY1 + dt.timedelta(days=1))
+    _open(page, built, "practice.html")
+    form = page.locator("form[data-qid='2.1-q.single']")
+    fill_answer(form, bank["2.1-q.single"], True)
+    form.locator("button.check").click()
+    _open(page, built, "progress.html")
+    newer = tmp_path / "newer.json"
+    newer.write_text(_download(page, "#export-json"), encoding="utf-8")
+    day2 = _doc(page)
+    page.evaluate(f"d => localStorage.setItem({json.dumps(KEY)}, JSON.stringify(d))", day1)  # this browser: still day 1
+    page.reload()
+    _import(page, newer, ["1 question answered later in the file than here, taken from the file: 2.1-q.single.",
+                          "2 questions kept as they are (the same in the file, or only in this browser)."])
+    assert _doc(page)["cards"] == day2["cards"] and _log(_doc(page)) == _log(day2)
+
+
+def _log(doc: dict) -> list[tuple]:
+    """The review log as a set of moments: one second's reviews (a page checked at once) have no order between them."""
+    return sorted((r["review_time"], r["card_id"], r["rating"], r["state"], r["hash"]) for r in doc["log"])
 
 
 def test_an_import_of_a_foreign_file_is_refused_and_changes_nothing(page, built, bank, tmp_path):
@@ -373,12 +461,21 @@ def test_an_import_of_a_foreign_file_is_refused_and_changes_nothing(page, built,
 
 
 @pytest.mark.parametrize("context", [{"color_scheme": "light"}, {"color_scheme": "dark"}], indirect=True, ids=["light", "dark"])
-def test_axe_finds_nothing_serious_on_the_practice_pages_in_use(page, built, bank):
+def test_axe_finds_nothing_serious_on_the_practice_pages_in_use(page, built, bank, tmp_path):
     _practise(page, built, bank)
     found = {}
     for name in ("review.html", "progress.html", "index.html"):
         _open(page, built, name)
         found[name] = _axe(page)
+    page.click("button.reset")
+    found["reset asked"] = _axe(page)
+    page.click("dialog.reset-dialog .reset-cancel")
+    _open(page, built, "progress.html")
+    saved = tmp_path / "saved.json"
+    saved.write_text(_download(page, "#export-json"), encoding="utf-8")
+    page.set_input_files("#import-file", str(saved))
+    page.locator(".import-plan").wait_for(state="visible")
+    found["import asked"] = _axe(page)
     _open(page, built, "review.html")
     _answer_shown(page, bank, right=False)
     found["review answered"] = _axe(page)

@@ -23,6 +23,7 @@ from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.examples.runner import ExampleRun, Runner, example_refs
 from pipeline.examples.sandbox import Sandbox
+from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 from schema.example_status import ExampleStatus
 from schema.models import Example
@@ -99,7 +100,7 @@ def _updated(runs: list[ExampleRun]) -> list[ExampleRun]:
     for one in drifted:
         _say(f"{_where(one)}: updating the output of {one.ref.example.id}:")
         for line in (one.diff or "").splitlines():
-            _say(f"    {line}")
+            _say(f"    {for_terminal(line)}")
     done = update_outputs([OutputUpdate(r.ref.file.path, r.ref.index, r.entry.actual) for r in drifted])
     for update, line in done:
         _say(f"{os.path.relpath(update.path)}:{line}: updated: the example's output")
@@ -122,11 +123,11 @@ def _show(one: ExampleRun, blasts: _Blasts) -> None:
     if not one.ran and entry.status is ExampleStatus.REPRODUCED:
         return  # frozen and fine: counted in the summary
     how = f" ({one.seconds:.1f} s)" if one.ran else " (unchanged since its run of " + (entry.ran.isoformat() if entry.ran else "?") + ")"
-    detail = f": {entry.detail}" if entry.detail else ""
+    detail = f": {for_terminal(entry.detail)}" if entry.detail else ""
     print(f"{_where(one)}: {entry.status.value}: {entry.id}{how}{detail}")
     extra = one.diff if entry.status is ExampleStatus.DRIFTED else entry.stderr if entry.status is ExampleStatus.FAILED else None
-    for line in (extra or "").splitlines():
-        print(f"    {line}")
+    for line in (extra or "").splitlines():  # what the example printed: escaped, as validate shows it
+        print(f"    {for_terminal(line)}")
     if entry.status in PROBLEMS:
         for line in blasts.of(one.ref).lines():
             print(f"    affects {line}")

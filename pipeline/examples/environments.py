@@ -5,8 +5,11 @@ exam.yaml) plus its own `requirements`, sorted. An empty set runs on the standar
 environment, `python -S`). Otherwise the environment lives in `ROOT/<key>/`, the key a hash of the set,
 the Python version and the platform, so a second run with the same set reuses it. It is built beside
 its final place and renamed there once complete, so a killed build never leaves half an environment to
-reuse. pip installs wheels only (`--only-binary :all:`): installing a hostile requirement runs none of
-its code; packages come from the package index pip is configured for, like every install here.
+reuse. pip installs wheels only (`--only-binary :all:`), from the package index pip is configured for,
+like every install here. That flag alone does not stop pip from taking a requirement written like a file
+(`evil-1.0.tar.gz`, `x-1.0-py3-none-any.whl`) for a local archive and building it with its own backend,
+so a requirement must be a name and version clauses (refused here too, not only by the schema), and pip
+runs in an empty folder of its own, where no relative name can find a file.
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.examples.requirements import is_index_requirement
 from pipeline.examples.sandbox import Interpreter
 
 MARKER = "environment.json"  # written last: an environment without it is not complete
@@ -83,6 +88,8 @@ class Environments:
         return Environment(requirements, path, tuple((n, v) for n, v in packages))
 
     def _build(self, requirements: tuple[str, ...], path: Path) -> None:
+        if bad := [r for r in requirements if not is_index_requirement(r)]:
+            raise EnvironmentFailed(f"not a requirement from the package index: {len(bad)} of them; nothing was installed")
         self.log(f"examples: building an environment for {' '.join(requirements)} in {os.path.relpath(path)}")
         self.root.mkdir(parents=True, exist_ok=True)
         os.chmod(self.root, 0o755)  # the examples run as another uid, which must read it
@@ -111,7 +118,8 @@ def _site_packages(env: Path, python: Interpreter) -> Path:
 
 def _run(argv: list[str], what: str) -> None:
     env = {k: v for k, v in os.environ.items() if k in PASSED_ON or k.startswith("PIP_")}
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, check=False)
+    with tempfile.TemporaryDirectory(prefix="examples-pip-") as empty:  # nothing here for a name to find
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, cwd=empty, check=False)
     if done.returncode != 0:
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-6:])
         raise EnvironmentFailed(f"could not {what} (exit {done.returncode}):\n{tail}")

@@ -53,13 +53,12 @@ def check_requirements_file(content: ExamContent, report: Report) -> None:
     name = content.exam.examples.requirements_file
     if not name:
         return
-    path = content.folder / name
-    if not path.is_file():
-        where = content.exam_file.position(("examples", "requirements_file"))
-        report.error(content.exam_file.path, where, f"examples.requirements_file: no file {name} beside exam.yaml; create it or remove the key", "example-requirements")
-        return
-    for found in read_requirements_file(path)[1]:
-        report.error(found.path, Position(found.line, 1), found.message, "example-requirements")
+    for found in read_requirements_file(content.folder, name)[1]:
+        if found.line is None:  # the file as a whole: said where exam.yaml names it
+            where = content.exam_file.position(("examples", "requirements_file"))
+            report.error(content.exam_file.path, where, f"examples.requirements_file: {found.message}", "example-requirements")
+        else:
+            report.error(found.path, Position(found.line, 1), found.message, "example-requirements")
 
 
 def check_examples_lock(content: ExamContent, report: Report) -> None:

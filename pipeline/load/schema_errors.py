@@ -76,10 +76,23 @@ def _step(value: Any, part: Any) -> Any:
 
 
 def _field_description(root: type[BaseModel], path: PathKey, data: Any = None) -> str:
+    if path and isinstance(path[-1], int):  # a list's item: the description its item type carries, if any
+        return _item_description(root, path[:-1], data)
     parent = model_at(root, path[:-1], data) if path else None
     field = source_keys(parent).get(path[-1]) if parent and isinstance(path[-1], str) else None
     text = (field.description or "").rstrip(".") if field else ""
     return text[:1].lower() + text[1:]
+
+
+def _item_description(root: type[BaseModel], path: PathKey, data: Any) -> str:
+    """`list[Requirement]`: the description in the Annotated item type (`Field(description=...)`)."""
+    parent = model_at(root, path[:-1], data) if path and isinstance(path[-1], str) else None
+    field = source_keys(parent).get(path[-1]) if parent else None
+    for item in typing.get_args(field.annotation) if field else ():
+        for meta in getattr(item, "__metadata__", ()):
+            if text := (getattr(meta, "description", None) or "").rstrip("."):
+                return text[:1].lower() + text[1:]
+    return ""
 
 
 _UNION_TAGS = {"str", "bool", "int", "float", "list", "dict"}

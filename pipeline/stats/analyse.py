@@ -22,6 +22,11 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, DIGITS)
 
 
+def _weight(value: float) -> int | float:
+    """A group's count as written: whole learners as an integer, a share of tied learners rounded."""
+    return int(value) if value == int(value) else round(value, DIGITS)
+
+
 def analyse(exam_id: str, parsed: list[Parsed], index: QuestionIndex, today: dt.date, all_attempts: bool = False) -> ItemStatsFile:
     answers = [a for p in parsed for a in p.answers]
     later = 0
@@ -53,7 +58,7 @@ def analyse(exam_id: str, parsed: list[Parsed], index: QuestionIndex, today: dt.
 def _record(s: ctt.ItemStats, digest: str, alpha_without: float | None, fit: dict | None) -> ItemRecord:
     options = None
     if s.options is not None:
-        options = {oid: OptionRecord(count=o.count, share=_round(o.share), upper=o.upper, lower=o.lower,
+        options = {oid: OptionRecord(count=o.count, share=_round(o.share), upper=_weight(o.upper), lower=_weight(o.lower),
                                      point_biserial=_round(o.point_biserial), correct=o.correct) for oid, o in s.options.items()}
     return ItemRecord(hash=digest, source=s.source, n=s.n, facility=_round(s.facility), point_biserial=_round(s.point_biserial),
                       discrimination_index=_round(s.discrimination_index), alpha_if_deleted=_round(alpha_without), options=options,

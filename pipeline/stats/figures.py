@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pipeline.stats.ctt import GROUP  # noqa: E402
+from pipeline.stats.ctt import group_size  # noqa: E402
 from pipeline.stats.match import ItemKey  # noqa: E402
 from pipeline.stats.store import ItemRecord  # noqa: E402
 
@@ -79,7 +79,7 @@ def option_bars(path: Path, key: ItemKey, record: ItemRecord) -> Path:
     """Per option, the share choosing it among the lower 27%, all learners and the upper 27%: where the
     strongest learners go shows at a glance (a mis-keyed item's upper bar stands on a wrong option)."""
     options, stats = key.options, record.options or {}
-    group = max(1, int(round(GROUP * record.n)))
+    group = group_size(record.n)
     labels = [textwrap.fill(f"{o.letter}{' (key)' if o.correct else ''}  {' '.join(o.text.split())}", 34) for o in options]
     lines = sum(label.count("\n") + 1 for label in labels)
     fig, ax = plt.subplots(figsize=(7.5, 0.25 * lines + 0.55 * len(options) + 1.4), dpi=110)

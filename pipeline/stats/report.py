@@ -102,8 +102,13 @@ def _option_table(r: Row) -> str:
         s = (r.record.options or {}).get(o.id)
         if s:
             mark = " (key)" if o.correct else ""
-            out.append(f"| {o.letter}{mark} | {_md_escape(o.text)} | {s.count} | {s.share:.0%} | {s.upper} | {s.lower} | {_f(s.point_biserial, '+.2f')} |")
+            out.append(f"| {o.letter}{mark} | {_md_escape(o.text)} | {s.count} | {s.share:.0%} | {_weight(s.upper)} | {_weight(s.lower)} | {_f(s.point_biserial, '+.2f')} |")
     return "\n".join(out)
+
+
+def _weight(value: float) -> str:
+    """A group's count: whole unless learners tied at the cut made it a fraction (then two decimals)."""
+    return f"{value:.0f}" if value == int(value) else f"{value:.2f}"
 
 
 def _md_escape(text: str) -> str:

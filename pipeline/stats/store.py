@@ -27,6 +27,7 @@ ABOUT = f"Written by `{COMMAND} stats`: item statistics from learners' answers. 
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 Correlation = Annotated[float, Field(ge=-1.0, le=1.0)]
 Count = Annotated[int, Field(ge=0, le=100_000_000)]
+Weight = Annotated[int | float, Field(ge=0, le=100_000_000)]  # a group's count, fractional when learners tie at the cut
 
 
 class _Model(BaseModel):
@@ -36,8 +37,8 @@ class _Model(BaseModel):
 class OptionRecord(_Model):
     count: Count
     share: Share
-    upper: Count
-    lower: Count
+    upper: Weight
+    lower: Weight
     point_biserial: Correlation | None = None
     correct: bool
 

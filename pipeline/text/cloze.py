@@ -77,8 +77,19 @@ def sentences_with_any(text: str) -> str:
     return _sentences(text, bool)
 
 
+_BLOCK = re.compile(r"^\s*(?:\||\$\$)")  # a paragraph that is a pipe table or a display formula
+
+
+def prose(text: str) -> str:
+    """`text` without its tables and display formulas: they are not sentences, so no card or essential
+    picks a row of one (a mark inside one is left out with it)."""
+    paragraphs = re.split(r"\n[ \t]*\n", text)
+    return "\n\n".join(p for p in paragraphs if not _BLOCK.match(p))
+
+
 def _sentences(text: str, keep, lean: bool = True) -> str:
     # A full stop inside a mark never ends a sentence: marks are set aside while the text is split.
+    text = prose(text)
     found = marks(text)
     counter = iter(range(len(found)))
     slotted = CLOZE.sub(lambda _m: _SLOT.format(next(counter)), text)

@@ -6,6 +6,12 @@ target stays text, and images are disabled, so a source can neither run script i
 load a file, nor leave a link to the build machine's paths in an output. (`validate` reports such links
 as errors at their line, see `pipeline.check.links`.)
 
+Tables are GitHub's pipe tables (markdown-it's `table` rule): a header row, an alignment row, body rows.
+A table gets the class `data` (so stylesheets tell it from their own layout tables), each header cell
+`scope="col"`, and an alignment becomes a class (`align-left`, `align-center`,
+`align-right`) rather than markdown-it's `style` attribute, since the site's CSP refuses inline styles and
+QTI's XHTML has no `style`; every output's stylesheet that shows tables styles those classes.
+
 Each text is rendered once per build, whichever outputs show it: renderings are kept in a cache keyed by
 the text and the rendering options (block or inline). `pipeline.build` empties it at the start of each
 build, so a long-running `serve` keeps only what the current sources say.
@@ -13,9 +19,11 @@ build, so a long-running `serve` keeps only what the current sources say.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 
 from pipeline.text.links import allowed
 from pipeline.text.plaintext import to_plain
@@ -23,9 +31,31 @@ from pipeline.text.plaintext import to_plain
 CACHED = 1 << 17  # renderings kept: a 100x exam has about 30,000 distinct texts
 
 
+def dialect() -> MarkdownIt:
+    """The one Markdown dialect of the sources: CommonMark, raw HTML off, with pipe tables."""
+    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+
+
+_ALIGN = re.compile(r"^text-align:(left|center|right)$")
+
+
+def _table_cells(state: StateCore) -> None:
+    """Tables marked `data`, header cells scoped to their column; alignment as a class, never a style."""
+    for token in state.tokens:
+        if token.type == "table_open":
+            token.attrSet("class", "data")
+        elif token.type in ("th_open", "td_open"):
+            align = _ALIGN.match(str(token.attrs.pop("style", "")))
+            if token.type == "th_open":
+                token.attrSet("scope", "col")
+            if align:
+                token.attrSet("class", f"align-{align[1]}")
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md = dialect()
+    md.core.ruler.push("table_cells", _table_cells)
     md.disable("image")  # an image would be a fetch of an address the source chose
     md.validateLink = allowed
     return md
@@ -34,7 +64,7 @@ def _parser() -> MarkdownIt:
 @lru_cache(maxsize=1)
 def link_finder() -> MarkdownIt:
     """A parser that accepts every link target, for the check that reports the ones outputs would drop."""
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md = dialect()
     md.validateLink = lambda url: True
     return md
 
@@ -45,7 +75,7 @@ def _rendered(text: str, inline: bool) -> str:
 
 
 def to_html(text: str) -> str:
-    """Block Markdown (paragraphs, lists, fenced code) to safe HTML."""
+    """Block Markdown (paragraphs, lists, fenced code, tables) to safe HTML."""
     return _rendered(text, False)
 
 

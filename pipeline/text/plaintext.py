@@ -14,13 +14,13 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 _TEXT_TOKENS = ("text", "code_inline", "code_block", "fence", "html_inline", "html_block")
-_BREAKS = ("softbreak", "hardbreak", "paragraph_close", "list_item_close", "heading_close")
+_BREAKS = ("softbreak", "hardbreak", "paragraph_close", "list_item_close", "heading_close", "th_close", "td_close")
 
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     # The same dialect as pipeline.text.markdown, so plain text and HTML read the source alike.
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
 
 
 def _flatten(tokens: list[Token]) -> list[Token]:

@@ -220,11 +220,54 @@
     });
   }
 
-  function reset() {
+  /* A file made in the page (a Blob and a download link): nothing leaves the browser otherwise. */
+  function download(name, text, type) {
+    var url = URL.createObjectURL(new Blob([text], {type: type})), a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    window.setTimeout(function () { URL.revokeObjectURL(url); }, 0);
+  }
+  /* The progress as JSON (the published schema): returns the file's name. */
+  function exportProgress() {
+    var name = DATA.exam + "-progress-" + P.localDay(P.now()) + ".json";
+    download(name, P.store.exportText(P.store.load(), P.now()), "application/json");
+    return name;
+  }
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  /* What a reset would erase, in the learner's words. */
+  function erasable(doc) {
+    var cards = Object.keys(doc.cards).length, mocks = doc.mocks.length;
+    if (!cards && !doc.log.length && !mocks) { return "Nothing is recorded for " + DATA.code + " in this browser yet."; }
+    return "This erases everything this browser keeps for " + DATA.code + ": " + plural(cards, "question") + " started (answers and review schedule), " +
+      plural(doc.log.length, "review") + " in the review log and " + plural(mocks, "mock exam attempt") + ".";
+  }
+  function erase() {
     try { window.localStorage.removeItem(DATA.storageKey); } catch (e) { /* nothing kept anyway */ }
     each(document.querySelectorAll("form.question"), clearForm);
     refresh();
     each(document.querySelectorAll(".progress-summary"), function (el) { el.textContent = "Progress reset. " + el.textContent; });
+    document.dispatchEvent(new CustomEvent("exam-prep:reset"));
+  }
+  /* Reset asks first (a <dialog>: focus stays in it, Escape keeps the progress), naming what it erases. */
+  function askReset(button) {
+    var dialog = document.querySelector("dialog.reset-dialog");
+    dialog.querySelector("#reset-dialog-what").textContent = erasable(P.store.load());
+    dialog.querySelector(".reset-exported").textContent = "";
+    dialog.returnTo = button;
+    dialog.showModal();
+    dialog.querySelector(".reset-cancel").focus();
+  }
+  function bindReset(dialog) {
+    dialog.querySelector(".reset-cancel").addEventListener("click", function () { dialog.close(); });
+    dialog.querySelector(".reset-confirm").addEventListener("click", function () { dialog.close(); erase(); });
+    dialog.querySelector(".reset-export").addEventListener("click", function () {
+      dialog.querySelector(".reset-exported").textContent = "Saved " + exportProgress() + ".";
+    });
+    dialog.addEventListener("close", function () { if (dialog.returnTo) { dialog.returnTo.focus(); } });
   }
 
   function filter() {
@@ -240,9 +283,11 @@
 
   function start() {
     each(document.querySelectorAll("form.question"), function (form) { if (form.querySelector("button.check")) { bindForm(form); } });
+    var dialog = document.querySelector("dialog.reset-dialog");
+    if (dialog) { bindReset(dialog); }
     each(document.querySelectorAll("button.reset"), function (button) {
-      button.hidden = false;
-      button.addEventListener("click", reset);
+      button.hidden = !dialog;
+      button.addEventListener("click", function () { askReset(button); });
     });
     var filters = document.querySelector(".filters");
     if (filters) {
@@ -257,6 +302,9 @@
   P.showResponse = showResponse;
   P.clearForm = clearForm;
   P.refresh = refresh;
+  P.download = download;
+  P.exportProgress = exportProgress;
+  P.plural = plural;
   P.mastery = mastery;
   start();
 }());

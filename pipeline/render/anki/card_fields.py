@@ -28,6 +28,11 @@ def block_html(text: str) -> str:
     return markdown.to_html(text.strip()).strip()
 
 
+def point_html(text: str) -> str:
+    """A key point in a list: inline, unless it holds blocks of its own (a table, a second paragraph)."""
+    return block_html(text) if "\n" in text.strip() else inline_html(text)
+
+
 def cloze_html(text: str) -> str:
     """Key point Markdown to HTML with its `{{cN::phrase::hint}}` marks kept for Anki.
 

@@ -119,7 +119,7 @@ def matching_parts(question: QuestionView) -> list[tuple[str, QuestionView]]:
 
 def check_yourself_note(place: _Place, code: str, objective: ObjectiveView, number: int, prompt: str) -> DeckNote:
     """A self-graded card: the prompt, and on the back the objective's key points to grade the answer by."""
-    points = "".join(f"<li>{f.inline_html(cloze.strip(p.text_md))}</li>" for p in objective.key_points)
+    points = "".join(f"<li>{f.point_html(cloze.strip(p.text_md))}</li>" for p in objective.key_points)
     fields = (
         f.block_html(prompt), "Answer on your own, aloud or on paper; then grade yourself against the key points on the back.", "", "",
         "", f'<div class="label">Key points of {escape(objective.heading)}</div><ul>{points}</ul>',

@@ -45,7 +45,7 @@ def essential(text_md: str) -> str:
     bold (what the author marked as worth testing), else its first sentence."""
     if cloze.marks(text_md):
         return cloze.CLOZE.sub(lambda m: f"**{m['answer']}**", cloze.sentences_with_any(text_md))
-    text = " ".join(text_md.split())
+    text = " ".join(cloze.prose(text_md).split())
     return re.split(r"(?<=[.!?])\s+(?=[A-Z(])", text, maxsplit=1)[0]
 
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this mo
 
 SITE_DIR = "site"
 # copied from templates/site/ into assets/: the style, and scripts of one idea each (see each file's head)
-STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "progress.js", "search.js")
+STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "merge.js", "progress.js", "search.js")
 PROGRESS_SCHEMA = "progress.schema.json"  # the published schema of the progress export, beside the scripts
 # The shapes the site can ask: those with an input template and an answer template.
 SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (SITE_TEMPLATES / "shapes").glob("*.html.j2")
