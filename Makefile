@@ -14,13 +14,13 @@ ARGS   ?=
 # The pipeline as a target runs it: EXAM_PREP_RUN_BY=make makes its advice name the targets (`make examples ARGS=...`).
 RUN    := EXAM_PREP_RUN_BY=make $(PY) -m pipeline
 
-.PHONY: build test validate audit examples serve schema golden bench lint clean lock vendor system-deps browser-deps
+.PHONY: build test validate audit examples serve schema golden bench lint clean lock vendor system-deps browser-deps sandbox-deps
 
 # The study site ships ts-fsrs, committed in pipeline/vendor/ (`make vendor`): building needs no npm.
 build: $(STAMP)
 	$(RUN) build $(ARGS)
 
-test: $(TEST_STAMP) browser-deps $(WHEEL_STAMP)
+test: $(TEST_STAMP) browser-deps sandbox-deps $(WHEEL_STAMP)
 	$(PY) -m pytest $(ARGS)
 
 validate: $(STAMP)
@@ -32,7 +32,7 @@ audit: $(STAMP)
 # Run every worked example in the sandbox and update sources/<exam>/examples.lock.json. The packages the
 # examples need (exam.yaml `examples.requirements`, e.g. torch) go into environments of their own under
 # build/examples/envs, never into .venv: `make test` needs none of them.
-examples: $(STAMP)
+examples: $(STAMP) sandbox-deps
 	$(RUN) examples $(ARGS)
 
 serve: $(STAMP)
@@ -114,6 +114,12 @@ $(WHEEL_STAMP): requirements.txt requirements-test.txt
 browser-deps: node_modules/.package-lock.json
 	@command -v chromium >/dev/null || { echo "installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+# Worked examples run in bubblewrap (Debian's bubblewrap: bwrap), never outside it. Install it when missing
+# (Debian, as root).
+sandbox-deps:
+	@command -v bwrap >/dev/null || { echo "installing Debian's bubblewrap"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null; }
 
 # The npm packages: ts-fsrs for the site (committed in pipeline/vendor/; installed here so a test can compare the
 # two), axe-core and gift-pegjs for the tests.

@@ -16,7 +16,7 @@ from bench import Measure
 
 # part -> the keys it reports, in the order of the closing line
 PARTS: dict[str, tuple[str, ...]] = {
-    "citations": ("audit_vs_bound", "audit_speedup_vs_sequential", "reaudit_bytes_ratio", "match_vs_parse"),
+    "citations": ("audit_vs_bound", "audit_speedup_vs_sequential", "audit_cpu_share", "reaudit_bytes_ratio", "match_vs_parse"),
     "pdf": ("pdf_overhead",),
     "build": ("noop_rebuild_ratio", "code_edit_rebuilds", "guide_100x_peak_gib", "guide_100x_vs_1x_per_page"),
     "scaling": ("validate_scaling",),

@@ -21,9 +21,9 @@ from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.errors import UsageError
 from pipeline.load.content import ExamContent
-from pipeline.publish import readback
+from pipeline.publish import owned, readback
 from pipeline.publish.atomic import write_atomic
-from pipeline.publish.generations import Generations, exclusive, link_or_copy, sweep
+from pipeline.publish.generations import Generations, claim_out, exclusive, link_or_copy, sweep
 from pipeline.publish.incremental import BuildState, code_digest, input_digest, template_digest, view_text
 from pipeline.render import vendor
 from pipeline.text import markdown
@@ -63,12 +63,16 @@ class _Pending:
     keep: dict[str, str] = field(default_factory=dict)  # file name -> text the renderers asked to keep there
 
 
-def check_out(out: Path) -> None:
-    """OUT must be a folder, or a name for one in a folder that exists."""
+def check_out(out: Path, exams: list[ExamContent]) -> None:
+    """OUT must be a folder, or a name for one in a folder that exists; never the sources folder, in it or
+    holding it; and the build's own (pipeline/publish/owned.py): checked before anything is removed."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"error: --out {out}: is a file, expected a folder for the outputs")
     if not out.exists() and not out.absolute().parent.is_dir():
         raise UsageError(f"error: --out {out}: the folder {out.absolute().parent} does not exist; create it or choose another")
+    for sources in sorted({content.folder.parent for content in exams}):
+        owned.apart(out, sources, "--out")
+    claim_out(out, [content.exam.id for content in exams])
 
 
 def _render_exam(content: ExamContent, out: Path, plan: Plan, force: bool, result: BuildResult) -> _Pending | None:
@@ -211,8 +215,7 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
     markdown.new_build()
     if not RENDERERS or not exams:  # every exam had errors: nothing to publish, no output folder made
         return result
-    check_out(out)
-    out.mkdir(exist_ok=True)
+    check_out(out, exams)
     default = Plan(only, options or {})
     with exclusive(out):
         result.recovered.extend(sweep(out))  # what a killed build left, of every exam (built now or not)

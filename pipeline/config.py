@@ -6,10 +6,10 @@ the closest allowed key or value, all of them in one run (exit 2, a usage proble
 the defaults.
 
     outputs = ["guide", "deck", "site"]   # what `build` writes when --only is not given (default: every output)
-    out = "build"                         # the output folder (default: build)
+    out = "build"                         # the output folder, inside the content folder (default: build)
     strict = false                        # warnings are errors, as --strict
     paper = "letter"                      # an option of the guide (each output declares its own)
-    allow_hosts = ["127.0.0.1:8000"]      # non-public hosts `audit` and `check-quote` may fetch from
+    allow_hosts = ["127.0.0.1:8000"]      # read, but not honoured: `audit` takes such hosts only from --allow-host
 
     [exams.nca-genm]                      # per exam: outputs, strict and the outputs' options
     outputs = ["guide"]
@@ -24,6 +24,7 @@ arrays and inline tables (tomlkit recurses, so a deeper file would end in a Recu
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -167,7 +168,7 @@ def parse(text: str, path: Path = CONFIG) -> Settings:
     located = places(text)
     problems = _Problems(path, located)
     default = _exam_settings({k: v for k, v in data.items() if k not in ("out", "allow_hosts", EXAMS)}, (), problems, _top_keys())
-    out = _path(data.get("out"), problems)
+    out = _path(data.get("out"), problems, path.absolute().parent)
     hosts = data.get("allow_hosts", [])
     if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
         problems.add(("allow_hosts",), 'expected a list of HOST or HOST:PORT strings, e.g. ["127.0.0.1:8000"]', at_value=True)
@@ -186,13 +187,20 @@ def parse(text: str, path: Path = CONFIG) -> Settings:
     return Settings(path, out, tuple(hosts), default, exams, located)
 
 
-def _path(value: Any, problems: _Problems) -> Path | None:
+def _path(value: Any, problems: _Problems, content: Path) -> Path | None:
+    """`out`: a relative folder inside the content folder (where pipeline.toml is). A file in the content
+    repository must not point the build at /etc or ../..; an absolute folder is the command line's (--out)."""
     if value is None:
         return None
-    if isinstance(value, str) and value.strip():
-        return Path(value)
-    problems.add(("out",), f"expected a folder name, e.g. \"build\", got {value!r}", at_value=True)
-    return None
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        problems.add(("out",), f"expected a folder name, e.g. \"build\", got {value!r}", at_value=True)
+        return None
+    inside = Path(os.path.realpath(content / value)).is_relative_to(Path(os.path.realpath(content)))
+    if Path(value).is_absolute() or not inside or os.path.normpath(value) == ".":
+        problems.add(("out",), f"expected a folder inside the content folder, e.g. \"build\", got {value!r} "
+                               "(an absolute folder or one outside is only taken from the command line: --out DIR)", at_value=True)
+        return None
+    return Path(value)
 
 
 def _tomlkit_words(exc: Exception) -> str:

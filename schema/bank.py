@@ -30,7 +30,8 @@ from schema.citation_status import Status
 # per-type fields options, pairs, answers, items, correct_order and accepted_answers; `numeric` added.
 # 2.1: `content_hash` per question (saved progress tells a changed question by it), more drop reasons (the
 #      gate of pipeline/practice/gate.py) and `numeric` on a choices part.
-SCHEMA_VERSION = "2.1"  # bump the major part when a consumer would break; the minor when fields are added
+# 2.2: `mock_only` per question (held out for mock exams); the drop reason `context_shows_answer` (pipeline/check/shown_with.py).
+SCHEMA_VERSION = "2.2"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
@@ -40,6 +41,7 @@ DropReason = Literal[
     "several_gaps", "gap_too_long", "gap_not_a_term_or_number", "gap_paraphrased", "too_long", "invalid", "options_differ_in_case",
     # the item-writing lint's own codes (pipeline/check/item_lint.py), as authored questions get them
     "item-long-answer", "item-all-none-above", "item-negative-stem", "item-overlapping-options", "item-answer-in-stem", "item-points-elsewhere",
+    "context_shows_answer",
 ]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
 
@@ -191,6 +193,7 @@ class BankQuestion(BankModel):
     citations: list[BankCitation] = Field(description="The quotes of those key points, in key point order; empty when none back it.")
     source: SourceRef = Field(description="Where in the sources the question comes from.")
     content_hash: str = Field(pattern=r"^[0-9a-f]{16}$", description="16 hex digits of SHA-256 over what a learner sees and is graded on (the type, stem, prompt, parts with their keys, answer and scoring; not the explanation, citations or difficulty): changes exactly when the question does, so saved progress on it (the study site's) starts over. Not an id: two questions may share it.")
+    mock_only: bool = Field(default=False, description="Held out for mock exams (the source's `mock_only: true`): a tool that builds practice from the bank leaves it out, as the study site and the deck do (since 2.2).")
     generated: Literal[False] | Rule = Field(
         description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition; no longer generated: one single-choice item per term), cloze (fill in a key point's cloze gap), matching (match definitions of a group of terms with the terms)."
     )
@@ -243,7 +246,8 @@ class DroppedQuestion(BankModel):
         "gap_too_long (more than four words), gap_not_a_term_or_number, gap_paraphrased (the text shown around a cloze gap gives it away); "
         "too_long: a text it would hold (stem, explanation, option, prompt, answer) is longer than the schema lets an author write; invalid: a text it "
         "would hold is one the schema refuses otherwise (empty); options_differ_in_case: (no longer made: the type's checks report it as grading); "
-        "item-*: the item-writing lint's warning of that code."))
+        "item-*: the item-writing lint's warning of that code; context_shows_answer: the objective's or section's title, shown with the item "
+        "(page heading, deck name, card context line), holds a form of its answer."))
     duplicate_of: str | None = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id); null for the other reasons.")
     score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")
 

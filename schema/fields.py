@@ -33,6 +33,19 @@ def _absolute_http_url(value: str) -> str:
     return value
 
 
+def _feedback_template(value: str) -> str:
+    """A report address with `{id}` where the question's id goes: http(s) (checked as any address) or mailto."""
+    if value.count("{id}") < 1 or any(c in value.replace("{id}", "") for c in "{}"):
+        raise ValueError("must hold {id} (where the question's id goes) and no other {...}")
+    sample = value.replace("{id}", "6.1-q1")
+    if urlsplit(sample).scheme.lower() == "mailto":
+        if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in sample) or len(sample) <= len("mailto:"):
+            raise ValueError("a mailto: address must not contain spaces or control characters (percent-encode spaces as %20)")
+        return value
+    _absolute_http_url(sample)
+    return value
+
+
 # Lengths: generous for real content, small enough that a hostile source cannot make a card, a page or a
 # report unreadable (a quote is a sentence or two; a stem fits on a page).
 SHORT, SENTENCE, PARAGRAPH, PAGE, LISTING = 300, 600, 2000, 3000, 20_000
@@ -54,6 +67,15 @@ def _verbatim(value: str) -> str:
 
 Verbatim = Annotated[str, StringConstraints(max_length=LISTING), AfterValidator(_verbatim)]
 Markdown = Annotated[str, StringConstraints(min_length=1, max_length=PAGE), Field(description="Markdown, inline markup.")]
+FeedbackTemplate = Annotated[
+    str,
+    StringConstraints(max_length=PARAGRAPH),
+    AfterValidator(_feedback_template),
+    Field(description="An http(s) or mailto: address with {id} where the question's id goes, e.g. "
+                      "https://github.com/ORG/REPO/issues/new?title=Question%20{id} or mailto:notes@example.com?subject=Question%20{id}."),
+]
+
+
 HttpUrl = Annotated[
     str,
     StringConstraints(max_length=PARAGRAPH),

@@ -31,6 +31,7 @@ from schema.fields import (  # noqa: F401  (re-exported: the content vocabulary)
     SCHEMA_BASE,
     SENTENCE,
     SHORT,
+    FeedbackTemplate,
     HttpUrl,
     ItemId,
     LongText,
@@ -92,6 +93,20 @@ class MockExam(Strict):
     questions: int = Field(default=50, ge=1, le=500, description="Questions per attempt (default 50), drawn by the sections' weights from the automatically graded questions; fewer when the bank holds fewer.")
     minutes: int = Field(default=60, ge=1, le=600, description="Time allowed (default 60 minutes); the attempt ends and is scored when it runs out.")
     pass_mark: int = Field(default=70, ge=0, le=100, alias="pass", description="Percent of the questions to get right to pass (default 70).")
+    drills: bool = Field(default=False, description="Whether generated questions (drills) go into the site's mock exam and the guide's practice exam too (default false: authored questions only, as on the real exam).")
+
+
+class ExamFacts(Strict):
+    """`exam_facts:` in exam.yaml: where the mock exam's numbers come from. Each is a quote of the vendor's page,
+    checked by `audit` like any quote; a number left out is shown as the author's choice, never as the vendor's."""
+
+    questions: Citation | None = Field(default=None, description="A quote giving the real exam's number of questions (mock_exam.questions).")
+    minutes: Citation | None = Field(default=None, description="A quote giving the real exam's time (mock_exam.minutes).")
+    pass_mark: Citation | None = Field(default=None, alias="pass", description="A quote giving the real exam's pass mark (mock_exam.pass).")
+
+    def cited(self) -> list[tuple[str, Citation]]:
+        """(key as written in exam.yaml, its quote) for each fact that has one, in the order questions, minutes, pass."""
+        return [(k, c) for k, c in (("questions", self.questions), ("minutes", self.minutes), ("pass", self.pass_mark)) if c is not None]
 
 
 # A PEP 440 version, written so that no requirement can end like a file: pip takes a requirement that ends
@@ -146,6 +161,10 @@ class Exam(Strict):
     )
     mock_exam: MockExam = Field(default_factory=MockExam, description="The study site's mock exam: {questions: 50, minutes: 60, pass: 70} (the defaults).")
     examples: ExamplesConfig = Field(default_factory=ExamplesConfig, description="What the worked examples need to run: requirements, time and memory limits.")
+    feedback: FeedbackTemplate | None = Field(
+        default=None,
+        description="Where learners report a bad item: an address with {id} for the question's id, linked on every question of the site and on the back of every question card.")
+    exam_facts: ExamFacts = Field(default_factory=lambda: ExamFacts(), description="Quotes of the vendor's page for the mock exam's numbers: {questions: {url, title, quote}, minutes: ..., pass: ...}; a number without one is labelled the author's choice.")
 
 
 class Citation(Strict):

@@ -19,14 +19,16 @@ URL = re.compile(r"serve: demo at (http://127\.0\.0\.1:\d+/)")
 class Serving:
     """`python -m pipeline serve` in `project`, its stderr collected by a thread."""
 
-    def __init__(self, project: Path, *args: str, command: list[str] | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(self, project: Path, *args: str, command: list[str] | None = None, env: dict[str, str] | None = None,
+                 preexec_fn=None) -> None:
         env = {**(env or os.environ), "NO_COLOR": "1"}
         if command is None:
             env["PYTHONPATH"] = str(ROOT)
         else:  # an installed command: nothing of the checkout on its path
             env.pop("PYTHONPATH", None)
         argv = command or [sys.executable, "-m", "pipeline", "serve", "--port", "0", "--today", TODAY, *args]
-        self.process = subprocess.Popen(argv, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(argv, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        preexec_fn=preexec_fn)  # noqa: PLW1509 - a test's resource limit, set before exec
         self.lines: list[str] = []
         self.seen = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()

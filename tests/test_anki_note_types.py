@@ -23,6 +23,7 @@ FROZEN = {
     ),
     1244352007: ("Exam prep: key point cloze (v1)", ("Text", "Sources", "Context", "Ref"), ("Cloze",)),
     1828034686: ("Exam prep: worked example (v1)", ("Title", "Code", "Output", "Note", "Run", "Context", "Ref"), ("What it prints",)),
+    1819826065: ("Exam prep: term, one way (v1)", ("Term", "Definition", "Context", "Ref"), ("Term to definition",)),
 }
 
 

@@ -36,20 +36,21 @@ def test_outputs_move_into_place(make_sources, tmp_path, monkeypatch):
     result = build_module.build(_content(make_sources), tmp_path / "out")
     assert sorted(p.name for p in result.written) == ["a.txt", "b.txt"]
     assert (tmp_path / "out" / "demo" / "a.txt").read_text() == "new"
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".generations", "demo"]
-    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", "demo-1", "demo-1.state.json"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".generations", ".pipeline-output", "demo"]
+    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", ".pipeline-output", "demo-1", "demo-1.state.json"]
 
 
 def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch):
     old = tmp_path / "out" / "demo" / "a.txt"
-    old.parent.mkdir(parents=True)
-    old.write_text("old")
+    content = _content(make_sources)
+    monkeypatch.setattr(build_module, "RENDERERS", {"a": _writes("a.txt", "old")})
+    assert build_module.build(content, tmp_path / "out").written == [old]
     monkeypatch.setattr(build_module, "RENDERERS", {"a": _writes("a.txt", "new"), "b": _fails})
-    result = build_module.build(_content(make_sources), tmp_path / "out")
+    result = build_module.build(content, tmp_path / "out", force=True)
     assert isinstance(result.failed["demo"], RuntimeError) and result.written == []  # said, not raised: other exams go on
     assert old.read_text() == "old"
-    # the old-style folder became generation 1; the failed generation 2 was removed
-    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", "demo-1"]
+    # the failed generation 2 was removed
+    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", ".pipeline-output", "demo-1", "demo-1.state.json"]
 
 
 def test_source_date_defaults_to_latest_review(make_sources, monkeypatch):

@@ -83,3 +83,39 @@ def test_text_output(run_cli, tmp_path, page_url):
 def test_a_url_that_is_not_http_is_a_sentence(run_cli, tmp_path):
     result = run_cli("check-quote", "file:///etc/passwd", "root", "--cache", str(tmp_path))
     assert (result.code, result.err.strip()) == (2, "error: URL 'file:///etc/passwd' must be an absolute http:// or https:// address")
+
+
+# Pages in scripts written without spaces between words: each character is a token, so the closest passage
+# is found by the characters a quote shares with the page (whitespace tokens gave one token a sentence).
+UNSPACED = {
+    "/ja.html": "<html><body><h1>勾配累積</h1><p>GPUのメモリが足りないときは、勾配累積を使います。小さなGPUでも大きなバッチサイズを模倣できます。"
+                "ただし、学習の速度は少し遅くなります。</p><p>混合精度を使うと、メモリの使用量が減ります。</p></body></html>",
+    "/zh.html": "<html><body><h1>梯度累积</h1><p>在显存不足时，可以使用梯度累积。这样即使在较小的显卡上也能模拟更大的批量大小。"
+                "代价是训练速度会变慢。</p><p>混合精度可以减少显存占用。</p></body></html>",
+}
+
+
+@pytest.fixture
+def unspaced_urls():
+    with PageServer() as server:
+        yield {path: server.add(path, Reply(body=body)) for path, body in UNSPACED.items()}
+
+
+@pytest.mark.parametrize(("path", "quote", "closest"), [
+    ("/ja.html", "小さなGPUでも大きなバッチを模倣できます", "小さなGPUでも大きなバッチサイズを模倣できます"),
+    ("/zh.html", "这样即使在小的显卡上也能模拟更大的批量", "这样即使在较小的显卡上也能模拟更大的批量"),
+])
+def test_a_drifted_quote_in_a_script_without_spaces_is_drifted_with_its_passage(run_cli, tmp_path, unspaced_urls, path, quote, closest):
+    result = check_quote(run_cli, tmp_path, unspaced_urls[path], quote)
+    answer = json.loads(result.out)
+    assert (result.code, answer["status"], answer["match"], answer["detail"], answer["closest"]) == (1, "missing", "fuzzy", "drifted", closest)
+    assert 0.75 <= answer["score"] < 1
+
+
+@pytest.mark.parametrize(("path", "quote"), [
+    ("/ja.html", "大きなバッチサイズを模倣できます"),  # from the middle of a sentence: no space marks where it starts
+    ("/zh.html", "即使在较小的显卡上也能模拟更大的批量大小"),
+])
+def test_a_quote_from_inside_an_unspaced_sentence_is_found(run_cli, tmp_path, unspaced_urls, path, quote):
+    result = check_quote(run_cli, tmp_path, unspaced_urls[path], quote)
+    assert (result.code, json.loads(result.out)["status"], json.loads(result.out)["closest"]) == (0, "found", quote)

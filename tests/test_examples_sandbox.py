@@ -1,24 +1,33 @@
 """The sandbox against hostile examples, in real subprocesses: each is stopped, reported, and leaves nothing
-behind. Counted, never timed: forks made, bytes written, connections received, processes left."""
+behind. Counted, never timed: forks made, bytes written, connections received, processes left.
+
+The sandbox is bubblewrap; each attack runs in the isolation modes this machine offers: as root (a fresh
+uid per example, limits by cgroup where one can be made) and, where the attack is about the caller's own
+secrets, as an unprivileged user too (`tests.sandboxkit.as_unprivileged`). The refusal where no user
+namespace can be made is tested on a real such namespace (`max_user_namespaces` exhausted)."""
 
 from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import time
+import uuid
 
 import pytest
 
+from pipeline.examples import cgroup
 from pipeline.examples.sandbox import Limits, Sandbox, processes_of
-from tests.examplekit import Canary
+from tests.examplekit import Canary, example_yaml, write_exam
+from tests.sandboxkit import UnixCanary, as_unprivileged
 
 SMALL = Limits(timeout=5, memory_mb=512, processes=24, file_mb=4, disk_mb=16, output_bytes=64 * 1024)
-MODES = ["best", "guard"]  # what this machine allows (namespaces here), and the fallback forced
 
 
-@pytest.fixture(params=MODES)
-def sandbox(request):
-    return Sandbox(SMALL, network=None if request.param == "best" else "guard")
+@pytest.fixture
+def sandbox():
+    return Sandbox(SMALL)
 
 
 @pytest.fixture
@@ -56,13 +65,183 @@ except OSError as exc:
     assert canary.accepted == 0
 
 
-def test_the_environment_holds_nothing_of_the_callers(sandbox, monkeypatch):
-    monkeypatch.setenv("API_TOKEN", "s3cret")
-    outcome = sandbox.run("import os\nprint(sorted(os.environ))\nprint(os.environ['HOME'])")
+def test_a_ctypes_connect_and_sendto_never_reach_the_machine(sandbox, canary):
+    """libc's socket/connect/sendto called directly (what an audit hook never sees)."""
+    code = f"""
+import ctypes, socket, struct
+libc = ctypes.CDLL(None, use_errno=True)
+addr = struct.pack("!HH4s8x", socket.AF_INET, {canary.port}, socket.inet_aton("127.0.0.1"))
+addr = struct.pack("=H", socket.AF_INET) + addr[2:]
+fd = libc.socket(socket.AF_INET, socket.SOCK_STREAM, 0)
+print("connect", libc.connect(fd, addr, len(addr)), ctypes.get_errno() != 0)
+udp = libc.socket(socket.AF_INET, socket.SOCK_DGRAM, 0)
+print("sendto", libc.sendto(udp, b"x", 1, 0, addr, len(addr)))
+"""
+    outcome = sandbox.run(code)
+    lines = outcome.stdout.decode().split("\n")
+    assert outcome.returncode == 0, outcome.stdout
+    assert lines[0] == "connect -1 True"  # ECONNREFUSED: its own loopback has no such server
+    assert canary.accepted == 0
+
+
+def test_no_shell_or_other_program_runs(sandbox, tmp_path):
+    """os.system, _posixsubprocess.fork_exec and subprocess of /bin/sh: the sandbox holds no shell at all."""
+    code = """
+import _posixsubprocess, os, subprocess
+print("system", os.system("echo ran-a-shell"))
+try:
+    subprocess.run(["/bin/sh", "-c", "echo ran-a-shell"])
+except OSError as exc:
+    print("subprocess", type(exc).__name__)
+r, w = os.pipe()  # the error pipe: an exec that fails says so there, and the child exits 255
+pid = _posixsubprocess.fork_exec([b"/bin/sh", b"-c", b"echo ran-a-shell"], [b"/bin/sh"], True, (w,), None, None,
+                                 -1, -1, -1, -1, -1, -1, r, w, True, False, -1, None, None, None, -1, None, True)
+os.close(w)
+print("fork_exec", os.waitpid(pid, 0)[1] >> 8, os.read(r, 100).split(b":")[0].decode())
+print(sorted(os.listdir("/")))
+"""
+    outcome = sandbox.run(code)
     printed = outcome.stdout.decode()
-    assert outcome.returncode == 0
-    assert "API_TOKEN" not in printed and "s3cret" not in printed
-    assert os.environ["HOME"] not in printed.splitlines()[-1:]
+    assert outcome.returncode == 0, printed
+    assert "ran-a-shell" not in printed
+    assert "system 32512" in printed  # exit status 127: no /bin/sh to run
+    assert "subprocess FileNotFoundError" in printed
+    assert "fork_exec 255 OSError" in printed
+    assert printed.strip().split("\n")[-1] == "['dev', 'etc', 'lib', 'lib64', 'proc', 'tmp', 'usr']"
+
+
+def test_a_host_unix_socket_is_unreachable_by_path_or_abstract_name(sandbox):
+    with UnixCanary() as server:
+        code = f"""
+import socket
+for name, address in (("path", {server.path!r}), ("abstract", {server.abstract!r})):
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect(address)
+        print(name, "connected")
+    except OSError as exc:
+        print(name, type(exc).__name__)
+"""
+        outcome = sandbox.run(code)
+        printed = outcome.stdout.decode()
+        assert outcome.returncode == 0, printed
+        assert "connected" not in printed and printed.count("Error") == 2
+        assert server.accepted == 0
+
+
+def test_the_machines_processes_are_not_in_its_proc(sandbox):
+    secret = f"SECRET-ARGUMENT-{uuid.uuid4().hex}"
+    host = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", secret])
+    try:
+        code = f"""
+import os
+seen = 0
+for pid in os.listdir("/proc"):
+    if pid.isdigit():
+        seen += 1
+        try:
+            if {secret!r}.encode() in open(f"/proc/{{pid}}/cmdline", "rb").read():
+                print("found it in", pid)
+        except OSError:
+            pass
+print("processes", seen)
+"""
+        outcome = sandbox.run(code)
+    finally:
+        host.kill()
+        host.wait()
+    printed = outcome.stdout.decode()
+    assert outcome.returncode == 0, printed
+    assert "found it" not in printed and secret not in printed
+    assert 0 < int(printed.split()[-1]) <= 3  # bwrap's init, the example (and a short-lived helper at most)
+
+
+ENV_PROBE = """
+import os
+found = [k for k, v in os.environ.items() if "{secret}" in v]
+for pid in ["1", "self"] + [p for p in os.listdir("/proc") if p.isdigit()]:
+    try:
+        if b"{secret}" in open(f"/proc/{{pid}}/environ", "rb").read():
+            found.append(pid)
+    except OSError:
+        pass
+print("environ", sorted(os.environ), "found", found)
+"""
+
+
+def test_the_pipelines_environment_is_out_of_reach(sandbox, monkeypatch):
+    secret = f"tok-{uuid.uuid4().hex}"
+    monkeypatch.setenv("SECRET_TOKEN", secret)
+    outcome = sandbox.run(ENV_PROBE.format(secret=secret))
+    printed = outcome.stdout.decode()
+    assert outcome.returncode == 0, printed
+    assert "SECRET_TOKEN" not in printed and printed.rstrip().endswith("found []")
+
+
+def test_run_as_an_unprivileged_user_the_pipelines_environment_and_proc_are_out_of_reach():
+    """As a non-root caller the example keeps the caller's uid, so the pipeline's /proc/PID/environ would be
+    readable from a shared /proc: bubblewrap's fresh /proc holds only the sandbox's processes."""
+    secret = f"tok-{uuid.uuid4().hex}"
+    script = f"""
+import os, sys
+from pipeline.examples.sandbox import Limits, Sandbox
+sandbox = Sandbox(Limits(timeout=10))
+assert sandbox.user == "own", sandbox.user
+outcome = sandbox.run({ENV_PROBE.format(secret=secret)!r} + "import signal\\ntry:\\n    os.kill({{pid}}, signal.SIGKILL)\\n    print('killed the pipeline')\\nexcept OSError as exc:\\n    print('kill', type(exc).__name__)\\n".replace("{{pid}}", str(os.getpid())))
+print(outcome.returncode, outcome.stdout.decode())
+"""
+    done = as_unprivileged([sys.executable, "-c", script], env={"SECRET_TOKEN": secret})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("0 environ") and "found []" in done.stdout
+    assert "killed the pipeline" not in done.stdout and "kill ProcessLookupError" in done.stdout
+
+
+def test_a_memory_balloon_across_processes_is_bounded_for_the_whole_example():
+    """Eight processes of 180 MiB each under memory_mb 256: RLIMIT_AS alone lets every one hold its share
+    (1.4 GiB in all); the example's cgroup lets at most one."""
+    if cgroup.kind() is None:
+        pytest.fail("no cgroup can be made on this machine: memory is bounded per process only (the report says so)")
+    limits = Limits(timeout=20, memory_mb=256, processes=32)
+    code = """
+import os, sys, time
+children = []
+for i in range(8):
+    pid = os.fork()
+    if pid == 0:
+        block = b"x" * (180 << 20)  # written, so every page is resident
+        os.write(1, b"held\\n")
+        time.sleep(3)
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+print("done")
+"""
+    outcome = Sandbox(limits).run(code, limits=limits)
+    held = outcome.stdout.count(b"held")
+    assert held <= 1, outcome
+    assert outcome.out_of_memory
+    assert _left_behind(outcome) == []
+
+
+def test_files_written_anywhere_are_gone_after_the_run(sandbox):
+    """A file in every folder a program may write on a machine (and the one it runs in): none is left."""
+    tag = f"leftover-{uuid.uuid4().hex}"
+    folders = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "."]
+    code = f"""
+import os
+for folder in {folders!r}:
+    try:
+        with open(os.path.join(folder, {tag!r}), "wb") as handle:
+            handle.write(b"x" * 1024)
+        print("wrote", folder)
+    except OSError as exc:
+        print("refused", folder, type(exc).__name__)
+"""
+    outcome = sandbox.run(code)
+    printed = outcome.stdout.decode()
+    assert outcome.returncode == 0 and "wrote /tmp" in printed and "wrote /dev/shm" in printed, printed
+    assert [f for f in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock") if os.path.exists(os.path.join(f, tag))] == []
 
 
 def test_a_fork_bomb_gets_no_more_processes_than_the_limit_and_leaves_none(sandbox):
@@ -120,12 +299,9 @@ except OSError as exc:
     assert int(written) <= SMALL.file_mb << 20
 
 
-def test_many_small_files_fill_only_a_capped_tmpfs():
-    """Under namespaces every world-writable folder is a size-capped tmpfs: files under the size limit,
-    written to /tmp, stop at its size (ENOSPC), and nothing lands on the machine's /tmp."""
-    sandbox = Sandbox(SMALL)
-    if sandbox.isolation.network != "namespace":
-        pytest.fail("this machine refuses user namespaces; the guard fallback bounds files by size and time only")
+def test_many_small_files_fill_only_a_capped_tmpfs(sandbox):
+    """Every folder the example may write is a size-capped tmpfs: files under the size limit, written to
+    /tmp, stop at its size (ENOSPC), and nothing lands on the machine's /tmp."""
     code = """
 import os
 written = 0
@@ -151,14 +327,56 @@ def test_output_past_the_cap_stops_the_example(sandbox):
     assert _left_behind(outcome) == []
 
 
-def test_stderr_is_merged_in_the_order_written_or_kept_apart():
-    sandbox = Sandbox(SMALL)
+def test_stderr_is_merged_in_the_order_written_or_kept_apart(sandbox):
     code = "import sys\nprint('one')\nprint('two', file=sys.stderr)\nprint('three')"
     assert sandbox.run(code).stdout == b"one\ntwo\nthree\n"
     apart = sandbox.run(code, merge_stderr=False)
     assert (apart.stdout, apart.stderr) == (b"one\nthree\n", b"two\n")
 
 
-def test_the_isolation_in_force_is_said():
-    assert Sandbox(SMALL).isolation.text.startswith(("network namespace", "socket guard"))
-    assert Sandbox(SMALL, network="guard").isolation.text.startswith("socket guard")
+def test_the_isolation_in_force_is_said(sandbox):
+    text = sandbox.isolation.text
+    assert text.startswith("bubblewrap (new user, PID, network, mount and IPC namespaces; a fresh /proc;")
+    bound = cgroup.kind()
+    assert (f"limited for the whole example by a {bound}" if bound else "limited per process only") in text
+    assert sandbox.isolation.record == f"bubblewrap; {bound or 'per process'}"
+    assert Sandbox(SMALL, unsafe=True).isolation.network == "bubblewrap"  # allowed to go without, it still uses it where it works
+
+
+def test_without_user_namespaces_nothing_runs_unless_asked_unsafely(tmp_path):
+    """A real machine state: a user namespace whose max_user_namespaces is used up, so bwrap cannot make one.
+    `examples` then exits 2 saying so, runs nothing and writes no lock; with --unsafe-no-sandbox it runs,
+    and says it ran without a sandbox."""
+    sources = write_exam(tmp_path, [example_yaml("1.1-hello", "print('hello')", "hello")])
+    command = [sys.executable, "-m", "pipeline", "examples", "--sources", str(sources), "--today", "2026-11-30"]
+    refused = as_unprivileged(command, env={}, no_more_namespaces=True)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert ("error: examples run in a bubblewrap sandbox, and this machine does not let bubblewrap create a user namespace"
+            in refused.stderr and "nothing was run (--unsafe-no-sandbox runs them" in refused.stderr)
+    assert "examples: running" not in refused.stderr and not (sources / "demo" / "examples.lock.json").exists()
+    unsafe = as_unprivileged([*command, "--unsafe-no-sandbox"], env={}, no_more_namespaces=True)
+    assert unsafe.returncode == 0, unsafe.stdout + unsafe.stderr
+    assert "examples: warning: --unsafe-no-sandbox: this machine does not let bubblewrap create a user namespace" in unsafe.stderr
+    assert "examples: sandbox: NO SANDBOX (--unsafe-no-sandbox)" in unsafe.stderr
+    assert '"isolation": "none; ' in (sources / "demo" / "examples.lock.json").read_text()
+
+
+def test_a_run_sweeps_only_its_own_stale_cgroups(sandbox):
+    """A pipeline killed mid-run leaves an empty group behind: the next run removes ours that are an hour
+    old and empty, and nothing else (a young one of ours, another's)."""
+    if cgroup.kind() is None:
+        pytest.fail("no cgroup can be made on this machine: memory is bounded per process only (the report says so)")
+    parent = next(iter(cgroup._v1_parents().values())) if cgroup.kind() == "cgroup v1" else cgroup._v2_parent()
+    stale, young, other = (parent / f"{cgroup.PREFIX}stale-test", parent / f"{cgroup.PREFIX}young-test", parent / "someone-elses-test")
+    for folder in (stale, young, other):
+        folder.mkdir()
+    old = time.time() - 2 * cgroup.STALE_SECONDS
+    for folder in (stale, other):
+        os.utime(folder, (old, old))
+    try:
+        assert sandbox.run("print('ok')").stdout == b"ok\n"
+        assert (stale.exists(), young.exists(), other.exists()) == (False, True, True)
+    finally:
+        for folder in (stale, young, other):
+            if folder.exists():
+                folder.rmdir()

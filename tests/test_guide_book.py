@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from pipeline.render.guide import book
+from pipeline.render.guide import appendix, book
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.pdf import guide_html
 from tests.test_render_pdf import context, load_sample, outline_entry, pdf_text, render_into
@@ -73,7 +73,9 @@ def test_practice_exam_numbers_run_1_to_n_across_objectives(sample, tmp_path):
     items = build_guide(context(sample, tmp_path)).practice
     assert [i.number for i in items] == list(range(1, len(items) + 1))
     authored = {q.id for _, q in sample.questions()}
-    assert authored <= {i.question.id for i in items} and any(i.question.generated for i in items)
+    assert authored == {i.question.id for i in items}  # drills stay out by default (mock_exam.drills)
+    with_drills = appendix.practice_exam(context(sample, tmp_path).view, drills=True)
+    assert authored < {i.question.id for i in with_drills} and any(i.question.generated for i in with_drills)
     objectives = [i.objective.id for i in items]
     assert objectives != sorted(objectives)  # mixed, not objective by objective
     assert items == build_guide(context(sample, tmp_path)).practice  # the same order every build
@@ -118,6 +120,6 @@ def test_long_code_lines_are_cut_at_spaces_and_marked_continued():
 
 
 def test_write_in_space_follows_the_model_answer(sample, tmp_path):
-    items = build_guide(context(sample, tmp_path)).practice
+    items = appendix.practice_exam(context(sample, tmp_path).view, drills=True)  # fill-ins (drills) and essays
     lines = {i.question.id: book.answer_lines(i.question.parts[0]) for i in items if i.question.type == "short_answer"}
     assert min(lines.values()) == 1 and max(lines.values()) > 1

@@ -45,7 +45,7 @@ def printed(tmp_path_factory):
     (root / "again").mkdir()
     render(RenderContext(view, root / "again"), LIMIT)
     same = (root / "again" / "study-guide.pdf").read_bytes() == (root / "chunked" / "study-guide.pdf").read_bytes()
-    return guide, *texts["chunked"], texts["whole"][1], same
+    return guide, *texts["chunked"], texts["whole"][1], same, texts["whole"][0]
 
 
 def _on_page(texts: list[str], number: int, title: str) -> bool:
@@ -129,9 +129,34 @@ def _words(text: str) -> str:
 
 
 def test_printed_in_chunks_the_guide_reads_as_printed_whole(printed):
-    _, _, texts, whole, _ = printed
+    _, _, texts, whole, *_ = printed
     assert [_words(t) for t in texts] == [_words(t) for t in whole]
 
 
 def test_the_same_sources_print_the_same_bytes(printed):
-    assert printed[-1]
+    assert printed[4]
+
+
+def _footer_at(page) -> tuple[str, float, float, float]:
+    """The footer's text, where it starts (x, y in points) and its size, as pypdf reads the page's content."""
+    shown = []
+
+    def seen(text, cm, tm, font, size):
+        if text.startswith("Page "):
+            x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            shown.append((text.strip(), round(x, 2), round(y, 2), round(size * (tm[0] * cm[0] + tm[1] * cm[2]), 2)))
+
+    page.extract_text(visitor_text=seen)
+    assert len(shown) == 1, shown
+    return shown[0]
+
+
+def test_the_footers_written_into_the_pages_stand_where_weasyprint_puts_them(printed):
+    """Written into each page's content stream (no layout of their own), the footers have the text, the
+    place and the size of the footers weasyprint lays out when it prints the guide whole."""
+    _, reader, texts, _, _, whole = printed
+    for number in (1, 2, 9, 10, len(texts)):  # one- and two-digit page numbers, the last page
+        text, *place = _footer_at(reader.pages[number - 1])
+        expected, *where = _footer_at(whole.pages[number - 1])
+        assert text == expected and place == pytest.approx(where, abs=0.02)  # a fiftieth of a point
+    assert _footer_at(reader.pages[9])[0] == f"Page 10 of {len(texts)}"

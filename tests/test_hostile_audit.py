@@ -63,12 +63,11 @@ def test_every_hostile_page_gets_a_status_within_the_limits(tmp_path, servers):
     (folder / "hostile.yaml").write_text(OBJECTIVE + "".join(POINT.format(i=i, url=url, quote=QUOTE) for i, url in enumerate(urls)), encoding="utf-8")
     earlier = dt.date(2026, 11, 20)  # what an earlier audit said: all found
     CitationLock(folder / LOCK_NAME, {(u, QUOTE): LockEntry(u, QUOTE, "found", earlier, "exact", 1.0) for u in urls}).save()
-    # the allow list in the project's settings file: this server's port only, not the other one's
-    (tmp_path / "pipeline.toml").write_text(f'allow_hosts = ["127.0.0.1:{pages.httpd.server_address[1]}"]\n', encoding="utf-8")
-
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # the allow list on the command line: this server's port only, not the other one's
     result = subprocess.run([sys.executable, "-m", "pipeline", "audit", "--sources", "sources", "--today", TODAY, "--retries", "0",
-                             "--interval", "0", "--timeout", "2", "--deadline", "2", "--cache", "cache", "--report", "report.json"],
+                             "--interval", "0", "--timeout", "2", "--deadline", "2", "--cache", "cache", "--report", "report.json",
+                             "--allow-host", f"127.0.0.1:{pages.httpd.server_address[1]}"],
                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, preexec_fn=limited)
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
@@ -104,3 +103,28 @@ def test_a_broken_settings_file_is_a_usage_error_at_its_line(run_cli, tmp_path, 
     result = run_cli("check-quote", servers[0].url("/good"), QUOTE, "--cache", str(tmp_path / "cache"), cwd=tmp_path)
     assert result.code == 2
     assert result.err.startswith("pipeline.toml:2:")
+
+
+def test_allow_hosts_in_pipeline_toml_is_not_honoured(tmp_path, servers):
+    """A content repository's settings file asking for loopback: warned of by name, nothing fetched, nothing locked."""
+    pages, _ = servers
+    folder = tmp_path / "sources" / "demo"
+    folder.mkdir(parents=True)
+    shutil.copy(FIXTURES / "exams" / "valid.yaml", folder / "exam.yaml")
+    url = pages.url("/toml-only")
+    pages.add("/toml-only", Reply(body=PAGE))
+    (folder / "hostile.yaml").write_text(OBJECTIVE + POINT.format(i=0, url=url, quote=QUOTE), encoding="utf-8")
+    port = pages.httpd.server_address[1]
+    (tmp_path / "pipeline.toml").write_text(f'# settings\nallow_hosts = ["127.0.0.1:{port}", "169.254.169.254"]\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-m", "pipeline", "audit", "--sources", "sources", "--today", TODAY, "--retries", "0",
+                             "--interval", "0", "--timeout", "2", "--deadline", "2", "--cache", "cache"],
+                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert (f"pipeline.toml:2:1: warning: allow_hosts: not honoured: a file in the content repository cannot allow loopback, private or "
+            f"metadata addresses (127.0.0.1:{port}, 169.254.169.254); allow a host on the command line: --allow-host HOST[:PORT] [config]") in result.stderr
+    assert pages.hits("/toml-only") == 0
+    entry = CitationLock.load(folder).entry(url, QUOTE)
+    assert entry.status in ("blocked", "unchecked") and entry.context is None and entry.closest is None and entry.fingerprint is None
+    lock = (folder / LOCK_NAME).read_text(encoding="utf-8") if (folder / LOCK_NAME).exists() else ""
+    assert QUOTE not in lock.replace(f'"quote": "{QUOTE}"', "")  # the quote as the source has it, never the page's text

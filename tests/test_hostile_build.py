@@ -23,6 +23,7 @@ import pytest
 from pipeline import build as build_module
 from pipeline.citations.lock import LOCK_NAME
 from pipeline.publish.noop import RECORDS
+from pipeline.publish.owned import MARKER
 from tests.conftest import ROOT, TODAY
 
 FAST_RENDERERS = {"anki": "pipeline.render.anki.deck", "bank": "pipeline.render.bank"}  # real renderers, no weasyprint
@@ -69,7 +70,7 @@ def readable(out: Path) -> None:
 
 def leftovers(out: Path) -> list[str]:
     current = os.readlink(out / "demo")
-    kept = {".lock", Path(current).name, Path(current).name + ".state.json", RECORDS}  # RECORDS: the no-op builds' records
+    kept = {".lock", MARKER, Path(current).name, Path(current).name + ".state.json", RECORDS}  # RECORDS: the no-op builds' records
     return sorted({p.name for p in (out / ".generations").iterdir()} - kept) + sorted(p.name for p in out.glob(".demo.link.tmp"))
 
 
@@ -175,33 +176,24 @@ def test_a_bad_source_date_epoch_is_a_usage_error(run_cli, make_sources, tmp_pat
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("damage", ["dangling link", "file instead of link", "garbage state", "leftover generation", "old-style folder"])
+@pytest.mark.parametrize("damage", ["dangling link", "garbage state", "leftover generation"])
 def test_a_broken_earlier_build_is_repaired(run_cli, first_build, tmp_path, fast, damage):
     shutil.copytree(first_build[0], tmp_path, dirs_exist_ok=True, symlinks=True)
     out = tmp_path / "out"
     current = out / ".generations" / Path(os.readlink(out / "demo")).name
     if damage == "dangling link":
         shutil.rmtree(current)
-    elif damage == "file instead of link":
-        (out / "demo").unlink()
-        (out / "demo").write_text("not a build")
     elif damage == "garbage state":
         current.with_name(current.name + ".state.json").write_text('{"renderers": {"bank": 7}}')
-    elif damage == "leftover generation":
+    else:
         (out / ".generations" / "demo-99").mkdir()
         (out / ".generations" / "demo-99" / "bank.json").write_text("{half")
         (out / ".demo.link.tmp").symlink_to(".generations/demo-99")
-    else:
-        files = {p.name: p.read_bytes() for p in (out / "demo").iterdir()}
-        (out / "demo").unlink()
-        (out / "demo").mkdir()
-        for name, data in files.items():
-            (out / "demo" / name).write_bytes(data)
     result = run_build(run_cli, tmp_path, "--out", "out")
     assert result.code == 0, result.err
     readable(out)
     assert leftovers(out) == []
-    if damage in ("dangling link", "file instead of link", "leftover generation"):
+    if damage in ("dangling link", "leftover generation"):
         assert "build: warning:" in result.err
 
 
@@ -220,7 +212,7 @@ def test_a_bug_exits_3_with_one_line_and_a_log(run_cli, make_sources, tmp_path, 
                     "please report it with the traceback in build/pipeline-crash.log")
     assert "Traceback" not in result.err
     assert "def broken" in (tmp_path / "build" / "pipeline-crash.log").read_text() or "broken" in (tmp_path / "build" / "pipeline-crash.log").read_text()
-    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock"]
+    assert sorted(p.name for p in (tmp_path / "out" / ".generations").iterdir()) == [".lock", MARKER]
 
 
 @contextlib.contextmanager
@@ -267,7 +259,7 @@ def test_a_full_disk_is_an_environment_error_and_keeps_the_old_outputs(run_cli, 
 def all_leftovers(out: Path) -> list[str]:
     """What OUT holds beyond each exam's link, its current generation and that generation's state (and the
     no-op builds' records)."""
-    kept = {".lock", RECORDS}
+    kept = {".lock", MARKER, RECORDS}
     for link in (p for p in out.iterdir() if p.is_symlink() and not p.name.startswith(".")):
         kept |= {Path(os.readlink(link)).name, Path(os.readlink(link)).name + ".state.json"}
     return sorted({p.name for p in (out / ".generations").iterdir()} - kept) + sorted(p.name for p in out.glob(".*.link.tmp"))

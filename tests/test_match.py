@@ -131,18 +131,19 @@ def test_a_changed_last_word_stays_in_the_closest_passage():
 
 
 def test_the_joined_form_is_the_tokens_of_the_text_across_blocks():
-    """The page is joined block by block with str methods: the same tokens as TOKEN finds, whatever the text."""
+    """The page is joined block by block with str methods: the same tokens as TOKEN finds, whatever the text;
+    a passage late on the page is found again in the text of its block."""
     import random
 
     from pipeline.citations.normalize import BLOCK, TOKEN, fold, visible_form
 
     rng = random.Random(7)
-    pieces = ["word", "Wörter", "x_y", "3.5", "(a)", "—", "«quoted»", "it's", "`code`", "\u00a0", "\n\n", "\t", "\u2028", "a,b", "!?", "\x85", "é"]
-    text = " ".join(rng.choice(pieces) for _ in range(3 * BLOCK // 4))
+    pieces = ["word", "Wörter", "x_y", "3.5", "(a)", "—", "«quoted»", "it's", "`code`", "\u00a0", "\n\n", "\t", "\u2028", "a,b", "!?", "\x85", "é",
+              "小さな", "GPUでも", "显卡上"]
+    text = " ".join(rng.choice(pieces) for _ in range(BLOCK))
     page = NormalizedPage.of(text)
     assert len(page.block_text) > 2
     assert page.joined == " " + " ".join(TOKEN.findall(fold(visible_form(text)))) + " "
-    late = "Wörter a,b (a) it's"
-    at = text.index(late, 2 * BLOCK)
-    page = NormalizedPage.of(text[:at] + " unique marker here " + text[at:])
+    at = text.index(" ", 2 * BLOCK)
+    page = NormalizedPage.of(text[:at] + " unique marker here Wörter a,b (a) it's" + text[at:])
     assert find("unique marker here Wörter a, b (a)", page).passage == "unique marker here Wörter a,b (a)"

@@ -15,6 +15,8 @@ from tests.test_render_anki import import_package
 
 def test_matching_and_ordering_in_every_output(run_cli, make_sources, tmp_path):
     sources, out = make_sources("valid", "match_and_order"), tmp_path / "out"
+    exam = sources / "demo" / "exam.yaml"  # drills in the printed practice exam too (off by default), so the guide shows a generated matching
+    exam.write_text(exam.read_text(encoding="utf-8") + "mock_exam: {drills: true}\n", encoding="utf-8")
     result = run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out))
     assert result.code == 0, result.err
     bank = json.loads((out / "demo" / "bank.json").read_text())

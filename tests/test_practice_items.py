@@ -132,7 +132,7 @@ def _leaking(content) -> list[str]:
 def test_no_generated_item_shows_its_answer_in_the_sample(sample_view):
     assert _leaking(_content(FULL)) == []
     assert not [q.id for q in sample_view.questions if "\\_" in q.stem_md]
-    assert len([q for q in sample_view.questions if q.generated]) >= 12  # the check ran over real items
+    assert len([q for q in sample_view.questions if q.generated]) >= 10  # the check ran over real items (those whose titles show the answer dropped)
 
 
 def test_no_generated_item_shows_its_answer_in_a_glossary_built_to_leak(leaks):

@@ -176,9 +176,9 @@ def test_source_date_epoch_pins_the_pdf_bytes(sample, tmp_path, monkeypatch):
 
 
 def test_build_paper_letter(run_cli, full_copy, tmp_path):
-    result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path), "--paper", "letter")
+    result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path / "out"), "--paper", "letter")
     assert result.code == 0, result.err
-    reader = PdfReader(tmp_path / "nca-genm" / "study-guide.pdf")
+    reader = PdfReader(tmp_path / "out" / "nca-genm" / "study-guide.pdf")
     assert {tuple(round(float(v)) for v in page.mediabox[2:]) for page in reader.pages} == {(612, 792)}
 
 

@@ -53,6 +53,10 @@ def copy_of(full_copy: Path, original: Path) -> Path:
     return full_copy / original.relative_to(FULL)
 
 
+LATER_LINTS = ("[item-answer-in-context]",)
+LATER_FOUND = 2
+
+
 def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes_and_examples_never_run(run_cli):
     """The sample's pages cannot be fetched where it was written: its lock leaves every quote unchecked,
     and each one is a warning (an error under --strict) until `make audit` runs with network access. This
@@ -62,13 +66,16 @@ def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes_and
     assert [line for line in result.lines if ": error: " in line] == []
     unchecked = "quote not checked against its page yet; run `exam-prep audit` where the page can be reached [citation-unchecked]"
     never_run = "has never been run; run `exam-prep examples` to run it and record the result [example-not-run]"
-    quote_lines = [line for line in result.lines if ": warning: key_points[" in line]
+    # the frozen copy predates the lints that read what is shown with an item: they find what the live
+    # sample has since fixed (two cloze marks whose answer their objective's title shows)
+    lint_lines = [line for line in result.lines if line.endswith(LATER_LINTS)]
+    quote_lines = [line for line in result.lines if ": warning: key_points[" in line and line not in lint_lines]
     example_lines = [line for line in result.lines if ": warning: examples[" in line]
     assert all(line.endswith(unchecked) for line in quote_lines) and all(line.endswith(never_run) for line in example_lines), result.lines
     quotes = sum(len(kp.citations) for f in OBJECTIVES for kp in _objective(f).key_points)
     examples = sum(len(_objective(f).examples) for f in OBJECTIVES)
-    assert (len(quote_lines), len(example_lines), len(result.lines)) == (quotes, examples, quotes + examples) == (31, 3, 34)
-    assert f"1 exam(s), 4 objective(s): 0 error(s), {quotes + examples} warning(s)" in result.err
+    assert (len(quote_lines), len(example_lines), len(result.lines)) == (quotes, examples, quotes + examples + len(lint_lines)) == (31, 3, 34 + LATER_FOUND)
+    assert f"1 exam(s), 4 objective(s): 0 error(s), {quotes + examples + LATER_FOUND} warning(s)" in result.err
 
 
 def _objective(file: Path):

@@ -34,10 +34,11 @@ def _pages(built: Path) -> dict[str, BeautifulSoup]:
 def test_every_page_is_written(built):
     names = set(_pages(built))
     assert names == {"index.html", "glossary.html", "practice.html", "references.html", "search.html", "review.html", "mock.html",
-                     "progress.html", "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
+                     "mock-review.html", "progress.html", "objective-1-1.html", "objective-1-2.html", "objective-2-1.html"}
     assets = {p.name for p in (built / "site" / "assets").iterdir()}
-    assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "merge.js", "progress.js",
-                      "exam-data.js", "search-index.js", "ts-fsrs.js", "ts-fsrs.LICENSE.txt", "progress.schema.json"}
+    assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "mock-review.js", "merge.js",
+                      "progress.js", "exam-data.js", "search-index.js", "ts-fsrs.js", "ts-fsrs.LICENSE.txt", "progress.schema.json",
+                      "progress_check.js", "progress-schema.js"}
 
 
 def test_each_page_has_the_csp_and_no_inline_script_or_style(built):
@@ -157,5 +158,5 @@ def test_mock_exam_settings_are_checked_where_they_are_written(make_sources, run
     assert run.code == 1
     assert [line for line in run.lines if "mock_exam" in line] == [
         "sources/demo/exam.yaml:8:24: error: mock_exam.questions: input should be greater than or equal to 1, got the number 0 [schema]",
-        "sources/demo/exam.yaml:8:27: error: mock_exam.pas: unknown key 'pas'; did you mean 'pass'? (expected one of: minutes, pass, questions) [schema]",
+        "sources/demo/exam.yaml:8:27: error: mock_exam.pas: unknown key 'pas'; did you mean 'pass'? (expected one of: drills, minutes, pass, questions) [schema]",
     ]

@@ -17,7 +17,7 @@ from schema.progress import PROGRESS_VERSION
 from tests.sitekit import axe_serious, build_site, fill_answer, graded, guarded_context, page_of, serve, tab_to
 
 TEMPLATE_PAGES = ("index.html", "objective-2-1.html", "glossary.html", "practice.html", "references.html", "search.html",
-                  "review.html", "mock.html", "progress.html")
+                  "review.html", "mock.html", "mock-review.html", "progress.html")
 SINGLE = "#q-2_2e1-q_2esingle"  # question 2.1-q.single: its id holds dots
 
 
@@ -273,7 +273,8 @@ def test_without_javascript_pages_read_and_answers_open(page, context, built):
     assert not page.locator(".filters").is_visible() and page.locator("form.question").count() == len(_bank(built))
     page.goto(_url(built, "search.html"))
     assert page.locator("main").inner_text().find("Search needs JavaScript") >= 0
-    for name, says in (("review.html", "Review needs JavaScript"), ("mock.html", "The mock exam needs JavaScript"), ("progress.html", "Progress is kept by JavaScript")):
+    for name, says in (("review.html", "Review needs JavaScript"), ("mock.html", "The mock exam needs JavaScript"),
+                        ("mock-review.html", "The review reads your attempt from this browser, which needs JavaScript"), ("progress.html", "Progress is kept by JavaScript")):
         page.goto(_url(built, name))
         assert says in page.locator("main").inner_text() and page.locator("form.question:visible").count() == 0, name
     assert context.offsite == []

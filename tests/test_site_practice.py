@@ -484,6 +484,8 @@ def test_axe_finds_nothing_serious_on_the_practice_pages_in_use(page, built, ban
     page.locator("#mock-questions .flag-box").first.check()
     found["mock running"] = _axe(page)
     page.click("#mock-finish")
+    found["mock finish asked"] = _axe(page)
+    page.click("dialog.finish-dialog .finish-confirm")
     found["mock results"] = _axe(page)
     assert found == {name: [] for name in found}
 
@@ -498,6 +500,7 @@ def test_the_practice_pages_in_use_fit_a_phone_screen(page, built, bank):
     page.click("#mock-begin")
     widths["mock"] = page.evaluate("() => document.documentElement.scrollWidth")
     page.click("#mock-finish")
+    page.click("dialog.finish-dialog .finish-confirm")
     widths["results"] = page.evaluate("() => document.documentElement.scrollWidth")
     assert widths == {"review": 375, "mock": 375, "results": 375}
 
@@ -523,5 +526,8 @@ def test_review_and_the_mock_exam_by_keyboard_alone(page, built, bank):
     page.keyboard.press("Space")
     assert page.locator("#mock-counts").text_content().endswith("flagged for review: 1")
     page.locator("#mock-finish").focus()
+    page.keyboard.press("Enter")  # questions open: asked first, by keyboard too
+    assert page.evaluate("() => document.activeElement.textContent") == "Go back to the questions"
+    page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     assert page.evaluate("() => document.activeElement.classList.contains('mock-results')")

@@ -47,6 +47,7 @@ CODES: dict[str, str] = {
     "see-exam-absent": "a cross-reference (see:) to an exam not in the sources, so not checked (warning)",
     "placeholder": "a TODO, an example.com/.org/.net address or a section weight of 0 left in the sources (warning)",
     "example-language": "an example's `language` that the highlighter (Pygments) does not know (warning)",
+    "formula": "a $...$ or $$...$$ formula the renderer cannot typeset, or holding markup or links (error, always)",
     "link": "a Markdown link to anything but an http(s) or mailto: address; outputs drop it (error, always)",
     # the item-writing lint (pipeline/check/item_lint.py; Haladyna, Downing & Rodriguez 2002)
     "item-long-answer": "a correct option much longer than the wrong ones, G24 (warning)",
@@ -59,6 +60,7 @@ CODES: dict[str, str] = {
     "cloze-gap-given": "a cloze card whose sentences hold a form of the gap's answer (warning)",
     "item-points-elsewhere": "a stem or explanation pointing 'above', 'below', at 'the example' or 'the CPU run' (warning)",
     "numeric-precision": "a numeric stem asking for a precision (two decimal places) its tolerance does not enforce (warning)",
+    "item-answer-in-context": "an authored question or cloze mark whose answer the page heading, section title, deck name or card context line shows (warning)",
     # what learners' answers say (sources/<exam>/item-stats.json, written by `stats`; thresholds in pipeline/check/thresholds.py)
     "item-negative-discrimination": "an item the stronger learners get wrong more often (corrected point-biserial < 0): likely mis-keyed (warning)",
     "item-too-easy": "an item nearly everyone gets right (facility > 0.95) (warning)",
@@ -66,5 +68,5 @@ CODES: dict[str, str] = {
     "item-dead-distractor": "a wrong option chosen by fewer than 5% of learners (warning)",
     "item-stats-stale": "an item edited since its answers were gathered: its statistics are not applied (warning)",
 }
-ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "exam-missing", "exam-twice", "exam-duplicate-id"})
+ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "formula", "exam-missing", "exam-twice", "exam-duplicate-id"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS

@@ -29,34 +29,35 @@ def check_links(doc: YamlDocument | None, report: Report) -> None:
     if doc is None:
         return
     lines: list[str] | None = None
-    for path, text in _markdown_strings(doc.data, ()):
+    for path, text in markdown_strings(doc.data, ()):
         for target in link_targets(text) if ("[" in text or "<" in text) else []:
             if allowed(target):
                 continue
-            lines = lines if lines is not None else _source_lines(doc)
-            where = _locate(lines, doc.position(path), target, text.count("\n") + 2)
+            lines = lines if lines is not None else source_lines(doc)
+            where = locate(lines, doc.position(path), target, text.count("\n") + 2)
             report.error(doc.path, where, f"{field_label(path)}: {MESSAGE.format(target=target[:200])}", "link")
 
 
-def _markdown_strings(data: Any, path: PathKey, in_field: bool = False) -> Iterator[tuple[PathKey, str]]:
+def markdown_strings(data: Any, path: PathKey, in_field: bool = False) -> Iterator[tuple[PathKey, str]]:
+    """Every string of a Markdown field in `data`, with its path (the formula check reads them too)."""
     if isinstance(data, str) and in_field:
         yield path, data
     elif isinstance(data, dict):
         for key, value in data.items():
-            yield from _markdown_strings(value, path + (key,), key in MARKDOWN_FIELDS)
+            yield from markdown_strings(value, path + (key,), key in MARKDOWN_FIELDS)
     elif isinstance(data, list):
         for i, value in enumerate(data):
-            yield from _markdown_strings(value, path + (i,), in_field)
+            yield from markdown_strings(value, path + (i,), in_field)
 
 
-def _source_lines(doc: YamlDocument) -> list[str]:
+def source_lines(doc: YamlDocument) -> list[str]:
     try:
         return doc.path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError):
         return []
 
 
-def _locate(lines: list[str], start: Position, target: str, span: int) -> Position:
+def locate(lines: list[str], start: Position, target: str, span: int) -> Position:
     """Where `target` is written, searching the field's lines from its start; the start when not found."""
     for number in range(start.line, min(start.line + span, len(lines) + 1)):
         line = lines[number - 1]

@@ -14,9 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pipeline.check import item_lint, severity
+from pipeline.check import answer_in_context, item_lint, severity
 from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
+from pipeline.check.formulas import check_formulas
 from pipeline.check.languages import check_languages
 from pipeline.check.links import check_links
 from pipeline.check.placeholders import check_placeholders
@@ -154,6 +155,7 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
     check.objective_files = len(loaded.objective_files)
     for source in [loaded.exam_file, *loaded.objective_files]:
         check_links(source.doc if source else None, check.report)
+        check_formulas(source.doc if source else None, check.report)
         check_placeholders(source, check.report)
     content = loaded.content()
     policy = content.exam.review_policy.max_age_days if content else None
@@ -165,6 +167,7 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
     check.unchecked = sum(_left_out(file) for file in loaded.objective_files)
     if content:
         checks.check_exam(content, ctx, check.report)
+        answer_in_context.lint(content, check.report)
         check_requirements_file(content, check.report)
         if lock:
             check_lock(content, today, policy, check.report)

@@ -34,7 +34,7 @@ from pipeline.citations.lock import capture_time
 from pipeline.citations.netpolicy import Refused
 from pipeline.citations.normalize import NormalizedPage
 from pipeline.citations.status import Status
-from pipeline.citations.verdict import CitationResult, judge
+from pipeline.citations.verdict import CitationResult, judge_all
 
 PUBLIC_ARCHIVE = "https://web.archive.org"
 FALLBACK = frozenset({Status.DEAD, Status.MISSING, Status.UNREACHABLE})  # the statuses a snapshot may heal
@@ -128,7 +128,8 @@ class Archive:
             detail = f"the archived copy of {snapshot.timestamp} could not be read: {page.detail}"
             return [replace(r, archive_detail=detail) for r in results]
         text = NormalizedPage.of(page.text)
-        return [healed(r, judge(r.quote, page, text), snapshot) for r in results]
+        verdicts = judge_all([r.quote for r in results], page, text)
+        return [healed(r, verdict, snapshot) for r, verdict in zip(results, verdicts, strict=True)]
 
 
 def healed(result: CitationResult, verdict: CitationResult, snapshot: Snapshot) -> CitationResult:

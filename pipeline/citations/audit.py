@@ -49,8 +49,14 @@ class CitationRef:
     quote: str
     objective_id: str = ""
     key_point_id: str = ""
-    index: tuple[int, int] = (0, 0)  # (key point, citation) positions in the source lists: where --fix-moves edits
+    index: tuple[int, int] = (0, 0)  # (key point, citation) positions in the source lists
     reviewed: dt.date | None = None  # the objective's review date (else the exam's): the day the author read the page
+    node: tuple = ()  # the citation's path in its file when not a key point's (`index`): ("exam_facts", name)
+
+    @property
+    def citation_path(self) -> tuple:
+        """Where the citation sits in its file, where --fix-moves edits it."""
+        return self.node or ("key_points", self.index[0], "citations", self.index[1])
 
 
 @dataclass(frozen=True)
@@ -95,7 +101,15 @@ def citation_refs(exams: list[ExamContent]) -> list[CitationRef]:
                     place = Place.of(file, ("key_points", i, "citations", j, "quote"))
                     reviewed = objective.reviewed or exam.exam.reviewed
                     refs.append(CitationRef(exam, place, citation.url, citation.quote, objective.id, point.id, (i, j), reviewed))
+        refs.extend(fact_refs(exam))
     return refs
+
+
+def fact_refs(exam: ExamContent) -> list[CitationRef]:
+    """The exam facts' quotes (exam.yaml's exam_facts), checked like any quote; they back no key point."""
+    file = exam.exam_file
+    return [CitationRef(exam, Place.of(file, ("exam_facts", key, "quote")), c.url, c.quote, "", f"exam-facts.{key}", (0, 0),
+                        exam.exam.reviewed, ("exam_facts", key)) for key, c in exam.exam.exam_facts.cited()]
 
 
 def review(file: SourceFile, reviewed: dt.date, today: dt.date, max_age_days: int) -> ReviewResult:

@@ -15,7 +15,7 @@ from pipeline.citations.fetch import OK, PageResult
 from pipeline.citations.http import FetchSettings
 from pipeline.citations.normalize import NormalizedPage
 from pipeline.citations.polite import host_of
-from pipeline.citations.verdict import CitationResult, judge
+from pipeline.citations.verdict import CitationResult, judge_all
 
 Pair = tuple[str, str]  # (url, quote)
 
@@ -28,7 +28,7 @@ def check_page(fetcher: PageFetcher, url: str, quotes: list[str]) -> list[Citati
     """Fetch one page and judge every quote that cites it; the page is normalized once for all of them."""
     result = fetcher.fetch(url)
     page = NormalizedPage.of(result.text) if result.status == OK and result.text is not None else None
-    return [judge(quote, result, page) for quote in quotes]
+    return judge_all(quotes, result, page)
 
 
 def by_host(urls: Iterable[str]) -> dict[str, deque[str]]:

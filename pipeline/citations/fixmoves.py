@@ -43,8 +43,7 @@ class Move:
 
     @property
     def path(self) -> PathKey:
-        i, j = self.ref.index
-        return ("key_points", i, "citations", j, "url")
+        return (*self.ref.citation_path, "url")
 
 
 class Unsafe(Exception):
@@ -121,8 +120,9 @@ def _round_trip(text: str, moves: list[Move], nodes: list[yaml.Node]) -> str:
     editor = round_trip_editor(text)
     data = editor.load(text)
     for move in moves:
-        i, j = move.ref.index
-        citation = data["key_points"][i]["citations"][j]
+        citation = data
+        for key in move.ref.citation_path:
+            citation = citation[key]
         old = citation["url"]
         citation["url"] = type(old)(move.new_url) if isinstance(old, ScalarString) else move.new_url  # same quoting
     out = io.StringIO()

@@ -86,8 +86,9 @@ class LockEntry:
             if key not in cls.__dataclass_fields__:
                 raise FieldError(key, "not a field of a lock entry")
             _check_field(key, value)
-        if "url" not in item or "quote" not in item or "status" not in item:
-            raise FieldError("", "an entry needs url, quote and status")
+        for key in ("url", "quote", "status"):
+            if item.get(key) is None:  # null passes the type checks of the optional fields
+                raise FieldError(key if key in item else "", "an entry needs url, quote and status")
         fields = {k: item.get(k) for k in cls.__dataclass_fields__}
         dates = {k: dt.date.fromisoformat(item[k]) if item.get(k) else None for k in DATES}
         return cls(**{**fields, **dates, "status": Status(item["status"]), "warnings": tuple(item.get("warnings") or ())})
@@ -126,7 +127,7 @@ def _check_field(key: str, value: object) -> None:
     elif key in TEXTS:
         if not isinstance(value, str) or len(value) > TEXTS[key]:
             raise FieldError(key, f"expected text of at most {TEXTS[key]:,} characters")
-    elif key == "status" and value not in {s.value for s in Status}:
+    elif key == "status" and (not isinstance(value, str) or value not in {s.value for s in Status}):  # a list is unhashable
         raise FieldError(key, f"not a citation status (expected one of {', '.join(s.value for s in Status)})")
     elif key in DATES:
         _check_date(key, value)

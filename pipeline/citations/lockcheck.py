@@ -67,3 +67,10 @@ def check_lock(content: ExamContent, today: dt.date, max_age_days: int | None, r
                     path = ("key_points", i, "citations", j, "quote")
                     add = report.error if severity == "error" else report.warning
                     add(file.path, file.position(path), f"{field_label(path)}: {message}", code)
+    file = content.exam_file
+    for key, citation in content.exam.exam_facts.cited():  # exam.yaml's quotes for the mock exam's numbers
+        found = problem(lock.entry(citation.url, citation.quote), today, max_age_days)
+        if found:
+            severity, message, code = found
+            path = ("exam_facts", key, "quote")
+            (report.error if severity == "error" else report.warning)(file.path, file.position(path), f"{field_label(path)}: {message}", code)

@@ -11,21 +11,29 @@ Found means every word of the quote stands on the page, in order, in the normali
 Anything else (a changed, added or dropped word or number) is not found. For those, rapidfuzz finds the
 closest passage and scores it; a score never makes a quote found, it only tells drifted from missing.
 
-Cost: a found quote is a substring search of the page's joined form per fragment and a look at the text of
-its own block for the passage (no token list, no index); the page's token list and word index are built,
-once, only when some quote is not found.
+Cost: all the quotes citing a page are looked for at once (`find_all`): every fragment of every quote is
+a pattern of one compiled Aho-Corasick automaton (`ahocorasick_rs`), run over the page's joined form in one
+pass; each occurrence used is then verified by comparing the page's text with the pattern, and the
+fragments are chained in order within one passage. Only the quotes not found that way cost more: the
+page's token list and word index are built, once, and the closest passage is searched for each of them.
+
+Why ahocorasick-rs (1.0.3, pinned): a maintained wheel of the Rust `aho-corasick` crate with no run-time
+dependency, that takes Python `str` and reports character offsets with overlapping matches (two quotes of
+one sentence overlap); pyahocorasick is the alternative, slower to build and search on a large page.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from bisect import bisect_right
+from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import accumulate
 
+import numpy as np
+from ahocorasick_rs import AhoCorasick, Implementation
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
@@ -50,6 +58,7 @@ class Match:
     kind: Kind | None  # None: not found and nothing close
     score: float  # 1.0 when found, else the closest passage's similarity, 0..1
     passage: str | None  # the matched passage when found, else the closest one (None when none)
+    where: tuple[int, int] | None = None  # found: where the quote stands in the page's joined form
 
     @property
     def found(self) -> bool:
@@ -86,39 +95,9 @@ def needle(fragment: tuple[str, ...]) -> str:
     return " " + " ".join(fragment) + ("" if may_be_cut(fragment[-1]) else " ")
 
 
-def _follow(needles: list[str], joined: str, start: int) -> tuple[int | None, bool]:
-    """Where the chain of fragments that starts at `start` ends (None: it does not fit in one passage),
-    and whether it is hopeless (some fragment occurs nowhere later, so no later start can work)."""
-    end = start + len(needles[0])
-    for item in needles[1:]:
-        at = joined.find(item, end - 1 if joined[end - 1] == " " else end)
-        if at == -1:
-            return None, True
-        if at - end > MAX_GAP:
-            return None, False
-        end = at + len(item)
-    return end, False
-
-
 def locate_span(quote: Quote, page: NormalizedPage) -> tuple[int, int] | None:
-    """Where in `page.joined` the quote stands (its first token's start, its last token's end), or None.
-    A search of the joined form per fragment: no token list, no index."""
-    needles = [needle(f) for f in quote.fragments]
-    start = page.joined.find(needles[0])
-    while start != -1:
-        end, hopeless = _follow(needles, page.joined, start)
-        if end is not None:
-            return start + 1, end - 1 if page.joined[end - 1] == " " else end
-        if hopeless:
-            return None
-        start = page.joined.find(needles[0], start + 1)
-    return None
-
-
-def locate(quote: Quote, page: NormalizedPage) -> tuple[int, int] | None:
-    """The tokens (first, end) of the page where the quote stands, or None."""
-    where = locate_span(quote, page)
-    return None if where is None else (page.token_at(where[0]), page.token_at(where[1] - 1) + 1)
+    """Where in `page.joined` the quote stands (its first token's start, its last token's end), or None."""
+    return locate_all([quote], page)[0]
 
 
 def _exact(quote: Quote, page: NormalizedPage, where: tuple[int, int] | None) -> bool:
@@ -133,30 +112,61 @@ def _exact(quote: Quote, page: NormalizedPage, where: tuple[int, int] | None) ->
 
 def find(quote_text: str, page: NormalizedPage) -> Match:
     """Whether, and how, the quote stands on the page; the closest passage when it does not."""
-    quote = Quote.parse(quote_text)
+    return find_all([quote_text], page)[0]
+
+
+def find_all(quote_texts: Sequence[str], page: NormalizedPage) -> list[Match]:
+    """`find` for every quote citing the page, the page read once for all of them (see the docstring)."""
+    quotes = [Quote.parse(text) for text in quote_texts]
+    spans = locate_all(quotes, page)
+    rest = {w for quote, where in zip(quotes, spans, strict=True) if where is None for w in quote.words}
+    page.count_all(rest)
+    page.find_positions([w for w in rest if page.count(w) <= MAX_OCCURRENCES])  # one pass for all of them
+    return [_judged(quote, page, where) for quote, where in zip(quotes, spans, strict=True)]
+
+
+def locate_all(quotes: Sequence[Quote], page: NormalizedPage) -> list[tuple[int, int] | None]:
+    """`locate_span` for each quote: one automaton of every fragment's needle, one pass over the page."""
+    needles = sorted({needle(f) for quote in quotes for f in quote.fragments})
+    if not needles:
+        return [None] * len(quotes)
+    occurrences: dict[str, list[int]] = {n: [] for n in needles}
+    automaton = AhoCorasick(needles, implementation=Implementation.ContiguousNFA)  # quick to build, to run once
+    for index, start, _ in automaton.find_matches_as_indexes(page.joined, overlapping=True):
+        occurrences[needles[index]].append(start)  # in order of their ends: for one needle, of their starts
+    return [_chained(quote, page.joined, occurrences) if quote.fragments else None for quote in quotes]
+
+
+def _chained(quote: Quote, joined: str, occurrences: dict[str, list[int]]) -> tuple[int, int] | None:
+    """The first place where the quote's fragments follow one another within one passage (as `locate_span`),
+    each occurrence verified against the page's text."""
+    needles = [needle(f) for f in quote.fragments]
+    for start in occurrences[needles[0]]:
+        placed, end = [start], start + len(needles[0])
+        for item in needles[1:]:
+            places = occurrences[item]
+            i = bisect_left(places, end - 1 if joined[end - 1] == " " else end)
+            if i == len(places):
+                return None  # this fragment stands nowhere later: no later start can work
+            if places[i] - end > MAX_GAP:
+                break
+            placed.append(places[i])
+            end = places[i] + len(item)
+        else:
+            if all(joined.startswith(item, at) for item, at in zip(needles, placed, strict=True)):  # checked, not trusted
+                return start + 1, end - 1 if joined[end - 1] == " " else end
+    return None
+
+
+def _judged(quote: Quote, page: NormalizedPage, where: tuple[int, int] | None) -> Match:
     if not quote.fragments:
         return Match(None, 0.0, None)
-    where = locate_span(quote, page)
     if where is None:
         return closest(quote, page)
     span = page.text_span(*where)
     passage = collapse(page.text[span[0] : span[1]]) if span else ""
     exact = len(quote.fragments) == 1 and _exact(quote, page, span)
-    return Match(Kind.EXACT if exact else Kind.NORMALIZED, 1.0, passage)
-
-
-@dataclass(frozen=True)
-class Window:
-    """The page's tokens and where each starts in `joined`, built once a quote is not found."""
-
-    tokens: list[str]
-    starts: list[int]
-
-    def span(self, first: int, end: int) -> tuple[int, int]:
-        return self.starts[first], self.starts[end - 1] + len(self.tokens[end - 1])
-
-    def text(self, first: int, end: int) -> str:
-        return " ".join(self.tokens[first:end])
+    return Match(Kind.EXACT if exact else Kind.NORMALIZED, 1.0, passage, where)
 
 
 def _voted_starts(words: list[str], page: NormalizedPage, bucket: int) -> list[int]:
@@ -164,24 +174,24 @@ def _voted_starts(words: list[str], page: NormalizedPage, bucket: int) -> list[i
     start its page occurrences imply; the most voted starts win. Bounded however large the page."""
     votes: Counter[int] = Counter()
     for i, word in enumerate(words):
-        if page.counts[word] <= MAX_OCCURRENCES:
-            votes.update((p - i) // bucket for p in page.positions(word, MAX_OCCURRENCES))
+        if page.count(word) <= MAX_OCCURRENCES:
+            votes.update((p - i) // bucket for p in page.positions(word))
     if not votes:  # every word is common: look around the rarest one
-        rarest = min((w for w in words if w in page.counts), key=page.counts.__getitem__, default=None)
+        rarest = min((w for w in words if page.count(w)), key=page.count, default=None)
         i = words.index(rarest) if rarest else 0
-        return [max(p - i, 0) for p in page.positions(rarest, MAX_OCCURRENCES)[:CANDIDATES]] if rarest else []
+        return [max(p - i, 0) for p in page.first_positions(rarest, CANDIDATES)] if rarest else []
     return [max(b * bucket, 0) for b, _ in votes.most_common(CANDIDATES)]
 
 
-def _aligned(target: str, window: Window, first: int, length: int) -> tuple[int, int]:
-    """The tokens of the window's stretch starting at `first` that align best with `target` (rapidfuzz)."""
-    stretch = window.tokens[first : first + length]
-    starts = list(accumulate((len(t) + 1 for t in stretch), initial=0))
-    alignment = fuzz.partial_ratio_alignment(target, " ".join(stretch))
+def _aligned(target: str, page: NormalizedPage, first: int, length: int) -> tuple[int, int]:
+    """The tokens of the page's stretch starting at `first` that align best with `target` (rapidfuzz)."""
+    end = min(first + length, page.token_count)
+    starts = page.spaces[first:end] - page.spaces[first]  # where each token of the stretch starts in it
+    alignment = fuzz.partial_ratio_alignment(target, page.tokens_text(first, end))
     if alignment is None:
         return first, first
-    a = bisect_right(starts, alignment.dest_start) - 1
-    b = bisect_right(starts, max(alignment.dest_end - 1, 0))
+    a = int(np.searchsorted(starts, alignment.dest_start, side="right")) - 1
+    b = int(np.searchsorted(starts, max(alignment.dest_end - 1, 0), side="right"))
     return first + a, first + max(b, a + 1)
 
 
@@ -189,33 +199,32 @@ def _closest_span(words: list[str], page: NormalizedPage) -> tuple[float, int, i
     """(score, start, end in `joined`) of the passage most like `words`; (0, 0, 0) when nothing shares a word."""
     target = " ".join(words)
     slack = max(3, len(words) // 4)
-    window = Window(page.token_list, page.starts)
     best = (0.0, 0, 0)
     for start in _voted_starts(words, page, slack):
-        a, b = _aligned(target, window, max(start - slack, 0), len(words) + 3 * slack)
-        best = max(best, (_score(target, window, a, b), a, b))
+        a, b = _aligned(target, page, max(start - slack, 0), len(words) + 3 * slack)
+        best = max(best, (_score(target, page, a, b), a, b))
     if best[2] <= best[1]:
         return 0.0, 0, 0
-    score, a, b = _refined(target, window, *best)
-    return (score, *window.span(a, b))
+    score, a, b = _refined(target, page, *best)
+    return (score, *page.span(a, b))
 
 
-def _score(target: str, window: Window, a: int, b: int) -> float:
-    return fuzz.ratio(target, window.text(a, b)) / 100
+def _score(target: str, page: NormalizedPage, a: int, b: int) -> float:
+    return fuzz.ratio(target, page.tokens_text(a, b)) / 100
 
 
-def _refined(target: str, window: Window, score: float, a: int, b: int, reach: int = 2) -> tuple[float, int, int]:
+def _refined(target: str, page: NormalizedPage, score: float, a: int, b: int, reach: int = 2) -> tuple[float, int, int]:
     """The passage with its ends moved by up to `reach` tokens to the closest by edit distance, then
     scored. The alignment places the quote's characters and can leave a changed last word outside
     ("made of" for "made of stuff" against "made of wood"); edit distance counts a changed word once and
     keeps it in, where the Indel ratio would rather drop it."""
     def similarity(span: tuple[int, int]) -> float:
-        return Levenshtein.normalized_similarity(target, window.text(*span))
+        return Levenshtein.normalized_similarity(target, page.tokens_text(*span))
 
     spans = [(first, end) for first in range(max(a - reach, 0), a + reach + 1)
-             for end in range(max(b - reach, first + 1), min(b + reach, len(window.tokens)) + 1)]
+             for end in range(max(b - reach, first + 1), min(b + reach, page.token_count) + 1)]
     first, end = max(spans, key=similarity, default=(a, b))
-    return _score(target, window, first, end), first, end
+    return _score(target, page, first, end), first, end
 
 
 def closest(quote: Quote, page: NormalizedPage) -> Match:

@@ -5,6 +5,10 @@ and apostrophes, the kind of dash, non-breaking spaces and runs of whitespace, s
 zero-width characters, case. Text is cut into tokens (runs of letters and digits, and single
 punctuation marks other than quotes and backticks, which only dress words up) and tokens are joined
 by single spaces. A page is normalized once (`NormalizedPage`) and every quote citing it reuses it.
+
+Scripts written without spaces between words (Chinese, Japanese kana and kanji, Thai, Lao, Khmer,
+Myanmar) have no runs to cut: each of their characters is a token of its own, so a quote may start or end
+anywhere in a sentence and the closest-passage search has characters to vote with.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from itertools import accumulate, compress, count
-from operator import add
+from functools import cached_property
+from itertools import islice
+
+import numpy as np
+from ahocorasick_rs import AhoCorasick, Implementation
 
 # Removed before anything else: they split words on the page without being visible.
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
@@ -25,11 +31,10 @@ _SAME_LENGTH = str.maketrans(
     "\u2018\u2019\u201a\u201b\u2032\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\u2010\u2011\u2012\u2013\u2014\u2015\u2212",
     "'" * 5 + '"' * 7 + "-" * 7,
 )
-TOKEN = re.compile(r"\w+|[^\w\s'\"`]")
-# A token with the ignorable characters before it. Splitting on it gives [text, gap, token, text, gap,
-# token, ...]; the "text" parts are empty except after the last token, so every character is accounted
-# for and token offsets are running sums of lengths. Much faster on a large page than match objects.
-_GAP_TOKEN = re.compile(r"([\s'\"`]*)(\w+|[^\w\s'\"`])")
+# Characters of scripts without spaces between words: one token each.
+UNSPACED = ("\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+            "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f")
+TOKEN = re.compile(rf"[{UNSPACED}]|[^\W{UNSPACED}]+|[^\w\s'\"`]")
 
 
 def visible_form(text: str) -> str:
@@ -69,14 +74,15 @@ def _last_token_end(folded: str) -> int:
 # costs several times what libxml2 takes to read the page). A block ends at a whitespace character, which
 # never falls inside a token, so each block's tokens are the tokens of its text, and where each block
 # starts in both forms is kept to find a passage's text again.
-BLOCK = 1 << 14
+BLOCK = 1 << 11
+COUNT_ONE_BY_ONE = 32  # more tokens to count than this: count every token of the page in one pass
 _WHITESPACE = re.compile(r"\s")
 _GAPS = str.maketrans({c: " " for c in "'\"`\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"})
 _OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace other than the space (only where a block is not ASCII)
 # Single-character tokens: ASCII neither word nor whitespace nor a quote mark (control characters too), and
 # any such non-ASCII character.
 ASCII_MARKS = "".join(c for c in map(chr, range(128)) if not (c.isalnum() or c == "_" or c.isspace() or c in "'\"`"))
-_OTHER_MARK = re.compile(r"(?![\x00-\x7f])[^\w\s]")
+_OTHER_MARK = re.compile(rf"(?![\x00-\x7f])[^\w\s]|[{UNSPACED}]")  # ... and each character of an unspaced script
 
 
 def _blocks(folded: str) -> list[int]:
@@ -96,15 +102,13 @@ def _joined_block(block: str, marks: list[str]) -> str:
     for mark in marks:
         if mark in spaced:
             spaced = spaced.replace(mark, f" {mark} ")
-    while "  " in spaced:
-        spaced = spaced.replace("  ", " ")
-    return spaced.strip(" ")
+    return " ".join(spaced.split())  # one C pass; the only whitespace left is the space
 
 
 @dataclass
 class NormalizedPage:
     """A page's visible text, normalized once: the tokens joined by single spaces, and where each block of
-    the text stands in that form. Token lists and indexes are built only when a quote is not found."""
+    the text stands in that form. Token offsets, counts and positions are found only when a quote is not."""
 
     text: str  # the visible text (invisible characters removed, NFKC)
     joined: str  # " tok tok tok ": every token between single spaces, a space at both ends
@@ -112,7 +116,9 @@ class NormalizedPage:
     block_text: list[int] = field(repr=False)  # where each block starts in `text`
     block_joined: list[int] = field(repr=False)  # ... and in `joined`
     raw: str = field(repr=False, default="")  # the page text as given (for exact matches)
-    _indexes: dict[int, dict[str, list[int]]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _counts: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _every: Counter[str] | None = field(default=None, init=False, repr=False, compare=False)  # every token's count
+    _positions: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, page_text: str) -> NormalizedPage:
@@ -131,34 +137,66 @@ class NormalizedPage:
         return cls(text, joined, folded, starts, block_joined, page_text)
 
     @cached_property
-    def token_list(self) -> list[str]:
-        return self.joined.split()
+    def spaces(self) -> np.ndarray:
+        """Where each space of `joined` is: token i stands between spaces i and i + 1 (found in numpy: a list
+        of the page's tokens costs more than reading the page)."""
+        return np.flatnonzero(np.frombuffer(self.joined.encode("utf-32-le"), dtype=np.uint32) == 32)
+
+    @property
+    def token_count(self) -> int:
+        return len(self.spaces) - 1
 
     @cached_property
-    def starts(self) -> list[int]:
+    def starts(self) -> np.ndarray:
         """Each token's offset in `joined`."""
-        return list(map(add, accumulate(map(len, self.token_list), initial=0), count(1)))[:-1]
+        return self.spaces[:-1] + 1
 
-    @cached_property
-    def counts(self) -> Counter[str]:
-        """How often each token stands on the page (counted in C)."""
-        return Counter(self.token_list)
+    def tokens_text(self, first: int, end: int) -> str:
+        """Tokens `first` to `end` (exclusive) as they stand in `joined`, between single spaces."""
+        return self.joined[self.spaces[first] + 1 : self.spaces[end]] if first < end else ""
 
-    def positions(self, token: str, rare: int) -> list[int]:
-        """The indexes where `token` stands. Those of every token standing at most `rare` times are found in
-        one pass, when first asked for (a quote not found); a commoner token's, when asked for."""
-        if self.counts[token] <= rare:
-            return self._rare(rare).get(token, [])
-        return list(compress(count(), map(token.__eq__, self.token_list)))
+    def count(self, token: str) -> int:
+        """How often `token` stands on the page, counted in C and kept (adjacent repeats of one token count
+        every other one when counted alone: enough to tell a rare word from a common one)."""
+        if self._every is not None:
+            return self._every[token]
+        if token not in self._counts:
+            self._counts[token] = self.joined.count(f" {token} ")
+        return self._counts[token]
 
-    def _rare(self, rare: int) -> dict[str, list[int]]:
-        if rare not in self._indexes:
-            wanted = {token for token, n in self.counts.items() if n <= rare}
-            index: dict[str, list[int]] = {}
-            for i in compress(count(), map(wanted.__contains__, self.token_list)):
-                index.setdefault(self.token_list[i], []).append(i)
-            self._indexes[rare] = index
-        return self._indexes[rare]
+    def count_all(self, tokens: set[str]) -> None:
+        """Have the counts of `tokens` ready: one look a token for a few, the page's tokens all counted at once
+        for many (a quote not found asks for its words; a page of many such quotes, for hundreds)."""
+        if self._every is None and len(tokens - self._counts.keys()) > COUNT_ONE_BY_ONE:
+            self._every = Counter(self.joined.split())
+
+    def positions(self, token: str) -> list[int]:
+        """The indexes where `token` stands (see `find_positions`)."""
+        if token not in self._positions:
+            self.find_positions([token])
+        return self._positions[token]
+
+    def first_positions(self, token: str, most: int) -> list[int]:
+        """The first `most` indexes where `token` stands, however common it is (no list of them all)."""
+        needle, offsets = f" {token} ", []
+        at = self.joined.find(needle)
+        while at != -1 and len(offsets) < most:
+            offsets.append(at)
+            at = self.joined.find(needle, at + 1)
+        return np.searchsorted(self.spaces, offsets).tolist()
+
+    def find_positions(self, wanted: list[str]) -> None:
+        """The positions of every token of `wanted`, found in one pass of an Aho-Corasick automaton over the
+        page and kept: the tokens a closest-passage search asks for, for every quote not found at once."""
+        wanted = sorted({token for token in wanted if token not in self._positions})
+        if not wanted:
+            return
+        found: list[list[int]] = [[] for _ in wanted]
+        automaton = AhoCorasick([f" {token} " for token in wanted], implementation=Implementation.ContiguousNFA)
+        for index, start, _ in automaton.find_matches_as_indexes(self.joined, overlapping=True):
+            found[index].append(start)
+        for token, offsets in zip(wanted, found, strict=True):
+            self._positions[token] = np.searchsorted(self.spaces, offsets).tolist()  # a token's leading space
 
     @cached_property
     def collapsed(self) -> str:
@@ -167,11 +205,11 @@ class NormalizedPage:
 
     def token_at(self, offset: int) -> int:
         """The index of the token that starts at or before `offset` in `joined`."""
-        return max(bisect_right(self.starts, offset) - 1, 0)
+        return max(int(np.searchsorted(self.starts, offset, side="right")) - 1, 0)
 
     def span(self, first: int, end: int) -> tuple[int, int]:
         """Where tokens `first` to `end` (exclusive) stand in `joined`."""
-        return self.starts[first], self.starts[end - 1] + len(self.token_list[end - 1])
+        return int(self.spaces[first]) + 1, int(self.spaces[end])
 
     def passage(self, first: int, end: int) -> str:
         """The visible text of tokens `first` to `end` (exclusive), whitespace collapsed."""
@@ -185,32 +223,24 @@ class NormalizedPage:
         return collapse(self.text[where[0] : where[1]]) if where else ""
 
     def text_span(self, start: int, end: int) -> tuple[int, int] | None:
-        """Where the tokens at `joined[start:end]` stand in `text`: the same tokens looked for in the text of
-        their block on, as many times as they occur in `joined` between the block's start and `start`."""
-        words = self.joined[start:end].split()
-        if not words:
+        """Where the tokens at `joined[start:end]` stand in `text` (an end inside a token, as a cut word
+        leaves it, ends there too): the tokens of their block are read from its start in the folded text,
+        which has the same tokens as `joined` at the same offsets as `text`. No pattern per passage."""
+        joined = self.joined
+        while start < end and joined[start] == " ":
+            start += 1
+        while end > start and joined[end - 1] == " ":
+            end -= 1
+        if end <= start:
             return None
+        start = joined.rfind(" ", 0, start) + 1  # a start inside a token: from the token's start
         block = bisect_right(self.block_joined, start) - 1
-        needle = " " + " ".join(words) + " "
-        earlier = self.joined.count(needle, self.block_joined[block] - 1, start - 2 + len(needle))
-        for n, found in enumerate(_pattern(tuple(words)).finditer(self.folded, self.block_text[block])):
-            if n == earlier:
-                return found.span()
-        return None
-
-
-def _is_word(token: str) -> bool:
-    return token[0].isalnum() or token[0] == "_"
-
-
-@lru_cache(maxsize=1024)
-def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
-    """The tokens as they may stand in folded text: gaps (whitespace, quote marks) between them, at least one
-    between two words, and no word character running on at either end."""
-    parts = [r"(?<!\w)" if _is_word(words[0]) else ""]
-    for before, word in zip((None, *words), words, strict=False):
-        if before is not None:
-            parts.append(r"[\s'\"`]+" if _is_word(before) and _is_word(word) else r"[\s'\"`]*")
-        parts.append(re.escape(word))
-    parts.append(r"(?!\w)" if _is_word(words[-1]) else "")
-    return re.compile("".join(parts))
+        skip = joined.count(" ", self.block_joined[block], start)  # the block's tokens before `start`
+        tokens_in = joined.count(" ", start, end)  # ... and after the first one, up to `end`
+        last_start = joined.rfind(" ", start, end) + 1 if tokens_in else start
+        found = TOKEN.finditer(self.folded, self.block_text[block])
+        first = next(islice(found, skip, None), None)
+        last = first if not tokens_in or first is None else next(islice(found, tokens_in - 1, None), None)
+        if first is None or last is None:
+            return None
+        return first.start(), last.start() + (end - last_start)

@@ -28,8 +28,11 @@ def context_of(quote: str, page: NormalizedPage) -> str | None:
     """The page's visible text around a found quote (None when the quote is not on the page)."""
     parsed = Quote.parse(quote)
     where = locate_span(parsed, page) if parsed.fragments else None
-    if where is None:
-        return None
+    return None if where is None else context_at(where, page)
+
+
+def context_at(where: tuple[int, int], page: NormalizedPage) -> str:
+    """The page's visible text around the quote found at `where` in its joined form."""
     start, end = where
     for _ in range(CONTEXT_WORDS):  # a token further out on each side, while there is one
         start = page.joined.rfind(" ", 0, start - 1) + 1 if start > 1 else start

@@ -13,9 +13,9 @@ import hashlib
 from dataclasses import dataclass
 
 from pipeline.citations.fetch import OK, PageResult
-from pipeline.citations.match import Kind, Match, find
+from pipeline.citations.match import Kind, Match, find_all
 from pipeline.citations.normalize import NormalizedPage
-from pipeline.citations.passage import Kept, context_of
+from pipeline.citations.passage import Kept, context_at
 from pipeline.citations.status import Status
 
 
@@ -54,11 +54,16 @@ def status_of(match: Match) -> Status:
 
 def judge(quote: str, result: PageResult, page: NormalizedPage | None) -> CitationResult:
     """The citation's result; `page` is `result`'s text normalized (None when there is no text)."""
+    return judge_all([quote], result, page)[0]
+
+
+def judge_all(quotes: list[str], result: PageResult, page: NormalizedPage | None) -> list[CitationResult]:
+    """The results of every quote citing one page, matched together (`match.find_all`)."""
     if result.status != OK or page is None:
-        return CitationResult(result.url, quote, Status(result.status), detail=result.detail, http_status=result.http_status)
-    match = find(quote, page)
-    return CitationResult(
-        result.url, quote, status_of(match), match.kind.value if match.kind else None, match.score, match.passage,
-        http_status=result.http_status, final_url=result.final_url, fingerprint=fingerprint(page), revalidated=result.revalidated,
-        context=context_of(quote, page) if match.found else None,
-    )
+        return [CitationResult(result.url, quote, Status(result.status), detail=result.detail, http_status=result.http_status)
+                for quote in quotes]
+    page_print = fingerprint(page)
+    return [CitationResult(result.url, quote, status_of(match), match.kind.value if match.kind else None, match.score, match.passage,
+                           http_status=result.http_status, final_url=result.final_url, fingerprint=page_print, revalidated=result.revalidated,
+                           context=context_at(match.where, page) if match.found and match.where else None)
+            for quote, match in zip(quotes, find_all(quotes, page), strict=True)]

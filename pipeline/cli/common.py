@@ -66,8 +66,12 @@ def print_generated(result: Validation) -> None:
     can see every generated item and suppress one (`generated: {suppress: [id]}` in exam.yaml). On stderr,
     beside the table: stdout holds only the `path:line:col:` problems editors and CI annotators read."""
     from pipeline.practice.generate import DROP_REASONS, generate  # here: a no-op build never loads the generator
+    from pipeline.practice.term_cards import one_way_terms
 
     for content in result.exams:
+        if any(f.partial for f in content.objective_files):  # a file with schema errors is salvaged for the checks only
+            say.info(f"{content.exam.id}: generated items are listed once the schema errors above are fixed")
+            continue
         generation = generate(content)
         for sourced in generation.questions:
             say.info(f"{content.exam.id}: generated {sourced.question.id} ({sourced.rule}, {sourced.question.type}, drill)")
@@ -75,6 +79,19 @@ def print_generated(result: Validation) -> None:
             extra = f" of {dropped.duplicate_of}" if dropped.duplicate_of and dropped.reason == "near_duplicate" else ""
             why = generation.details.get(dropped.id) or f"{dropped.reason}{extra}: {DROP_REASONS.get(dropped.reason, '')}".rstrip(": ")
             say.info(f"{content.exam.id}: dropped {dropped.id} ({dropped.rule}): {why}")
+        for objective, term, reason in one_way_terms(content):
+            say.info(f"{content.exam.id}: no definition -> term card for {term!r} ({objective}): {reason}")
+
+
+def print_thin_rules(result: Validation) -> None:
+    """One line per generation rule that kept less than a quarter of its drills, with what to declare."""
+    from pipeline.practice.generate import generate  # here: a no-op build never loads the generator
+    from pipeline.practice.kept import thin_rules
+    from pipeline.practice.terms import sourced_terms
+
+    for content in result.buildable:
+        for line in thin_rules(generate(content), sourced_terms(content)):
+            say.info(f"{content.exam.id}: {line}")
 
 
 def table_rows(result: Validation) -> list[tuple[str, int, int]]:
@@ -105,6 +122,7 @@ def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Vali
     print_diagnostics(result, say.verbose())
     if say.verbose():
         print_generated(result)
+    print_thin_rules(result)
     if table:
         print_table(result)
     print_summary(result)

@@ -13,6 +13,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
+from pipeline.publish import owned
 from pipeline.text.terminal import for_terminal
 
 CRASH_LOG = Path("build") / "pipeline-crash.log"
@@ -49,7 +50,7 @@ def report_crash(debug: bool) -> str:
 def _write_log(text: str) -> Path | None:
     for path in (CRASH_LOG, Path(tempfile.gettempdir()) / "pipeline-crash.log"):
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            owned.make(path.parent, owned.PARENT)  # build/ made here is the pipeline's: a later build may use it
             path.write_text(text, encoding="utf-8")
             return path
         except OSError:

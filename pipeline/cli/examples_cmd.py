@@ -1,7 +1,8 @@
 """`examples`: run every worked example in the sandbox, compare what it prints, update each exam's examples lock.
 
 Exit 0 when every example that ran (or was frozen) is reproduced, 1 when one drifted, failed or timed
-out; 2 when the machine cannot give the examples a sandbox or an environment folder. With `--update`, a
+out; 2 when the machine cannot give the examples a sandbox (bubblewrap, with a user namespace: unless
+`--unsafe-no-sandbox`) or an environment folder. With `--update`, a
 drifted example's output is written into its source (its diff printed first) and counts as reproduced.
 """
 
@@ -40,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="wall-clock limit per example (default: the example's, else exam.yaml's examples.timeout)")
     parser.add_argument("--envs", type=Path, default=Path("build") / "examples" / "envs", metavar="DIR", help="where environments are cached (default: build/examples/envs)")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date recorded for each run (default: SOURCE_DATE_EPOCH, else the clock)")
+    parser.add_argument("--unsafe-no-sandbox", action="store_true",
+                        help="where bubblewrap cannot make a user namespace here, run the examples as plain processes anyway (only code you trust)")
 
 
 def _say(line: str) -> None:
@@ -52,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     if refused(checked, "examples"):
         return 1
     _check_ids(args.example, checked.exams)
-    sandbox = Sandbox()
+    sandbox = Sandbox(unsafe=args.unsafe_no_sandbox)
+    if args.unsafe_no_sandbox and sandbox.isolation.network == "none":
+        _say(f"examples: warning: --unsafe-no-sandbox: {sandbox.unsafe_reason}; the examples run as plain processes, with limits but "
+             "no sandbox: their code can read what this user can and reach the network")
     runner = Runner(sandbox, Environments(args.envs, sandbox.python, _say), devices(), today, force=args.force, timeout=args.timeout, progress=_say)
     runs, written = [], []
     for content in checked.exams:

@@ -1,17 +1,22 @@
 """Options shared by the verbs that fetch cited pages (`audit`, `check-quote`): politeness, caching, and
-the hosts that may be reached although they are not public (`--allow-host`, `allow_hosts` in pipeline.toml).
+the hosts that may be reached although they are not public (`--allow-host` only: pipeline.toml's `allow_hosts` is
+refused with a warning).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
+from pipeline import config
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import FetchSettings
 from pipeline.citations.netpolicy import AllowList
-from pipeline.config import allow_hosts
+from pipeline.config import Settings
 from pipeline.errors import UsageError
+from pipeline.position import Position
+from pipeline.text.terminal import for_terminal
 
 DEFAULTS = FetchSettings()
 
@@ -25,12 +30,20 @@ def add_fetch_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--retries", type=int, default=DEFAULTS.retries, metavar="N", help=f"on connection errors, 429 and 5xx (default: {DEFAULTS.retries})")
     group.add_argument("--cache", type=Path, default=Path("build") / "http-cache", metavar="DIR", help="HTTP cache for conditional requests (default: build/http-cache)")
     group.add_argument("--allow-host", action="append", default=[], metavar="HOST[:PORT]",
-                       help="also fetch from this loopback, private or link-local host (any port, or PORT only); repeatable; adds to allow_hosts in pipeline.toml")
+                       help="also fetch from this loopback, private or link-local host (any port, or PORT only); repeatable; only here, never from pipeline.toml")
 
 
 def allow_list(args: argparse.Namespace) -> AllowList:
+    """The hosts of `--allow-host` only: a file in the content repository (pipeline.toml's `allow_hosts`) must
+    not open loopback, private or metadata addresses to an audit that a CI job runs unattended; it is warned of."""
+    settings: Settings = getattr(args, "settings", None) or config.load()
+    if settings.allow_hosts:
+        at = settings.places.get(("allow_hosts",), (Position(1, 1), Position(1, 1)))[0]
+        print(for_terminal(f"{settings.path}:{at.line}:{at.col}: warning: allow_hosts: not honoured: a file in the content repository "
+                           f"cannot allow loopback, private or metadata addresses ({', '.join(settings.allow_hosts)}); "
+                           "allow a host on the command line: --allow-host HOST[:PORT] [config]"), file=sys.stderr)
     try:
-        return AllowList.parse([*allow_hosts(), *args.allow_host])
+        return AllowList.parse(list(args.allow_host))
     except ValueError as exc:
         raise UsageError(f"error: --allow-host {exc}") from None
 

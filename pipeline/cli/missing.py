@@ -7,7 +7,8 @@ system's `python3 -m pipeline` in a checkout instead of the project's `.venv`.
 from __future__ import annotations
 
 # import name -> the package to install, where they differ
-_PACKAGES = {"yaml": "pyyaml", "markdown_it": "markdown-it-py", "ruamel": "ruamel.yaml", "rapidfuzz": "rapidfuzz", "jinja2": "jinja2"}
+_PACKAGES = {"yaml": "pyyaml", "markdown_it": "markdown-it-py", "ruamel": "ruamel.yaml", "rapidfuzz": "rapidfuzz", "jinja2": "jinja2",
+             "mdit_py_plugins": "mdit-py-plugins"}
 OWN = frozenset({"pipeline", "schema", "bench", "tests"})
 
 

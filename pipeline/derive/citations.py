@@ -44,6 +44,17 @@ class Citations:
         self.uses.setdefault(citation.url, []).append((objective_id, view))
         return view
 
+    def facts(self, content: ExamContent) -> tuple[tuple[str, CitationView], ...]:
+        """exam.yaml's cited exam facts, each with its check; not numbered among the references (they back no key point)."""
+        found = []
+        for key, citation in content.exam.exam_facts.cited():
+            entry = self.lock.entry(citation.url, citation.quote)
+            found.append((key, CitationView(
+                key_point=f"exam-facts.{key}", url=citation.url, title=citation.title, quote=citation.quote,
+                speaker=citation.publisher or self.vendor, publisher=citation.publisher, status=entry.status, checked=entry.checked,
+                ref=0, archive_url=_web(entry.archive_url), archive_date=entry.archive_date)))
+        return tuple(found)
+
     def of_point(self, point_id: str) -> tuple[CitationView, ...]:
         return self.views.get(point_id, ())
 

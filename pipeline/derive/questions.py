@@ -32,7 +32,7 @@ def question_view(q: QuestionBase, origin: Origin, citations: Citations) -> Ques
         prompt=kind.prompt_for(q), parts=parts, answer_md=kind.answer_text(q, parts), scoring=kind.scoring,
         explanation_md=q.explanation, difficulty=q.difficulty, key_points=tuple(q.key_points), citations=citations.behind(q.key_points),
         category_path=origin.category_path, source_file=origin.source_file, source_line=origin.source_line,
-        generated=origin.generated, tags=_tags(q, origin),
+        generated=origin.generated, tags=_tags(q, origin), mock_only=q.mock_only,
     )
 
 

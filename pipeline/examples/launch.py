@@ -1,10 +1,12 @@
-"""Run inside the sandbox's first process, before anything else: set the resource limits, then exec the rest.
+"""Run as the sandbox's first process, before anything else: wait to be placed, set the limits, exec the rest.
 
 Not imported by the pipeline: the sandbox copies this file into its staging folder and runs it with
-`python -I -S launch.py LIMITS-JSON -- ARGV...`, standard library only. The limits are set with soft and
-hard values equal, so the author's code cannot raise them again; they are set here, before the network
-namespace and the example's interpreter start, so that every process of the example inherits them
-(RLIMIT_NPROC set before `unshare` also bounds the user namespace it creates).
+`python -I -S launch.py LIMITS-JSON GO-FD -- ARGV...`, standard library only. It first reads one byte
+from GO-FD: the pipeline writes it once this process is in the run's cgroup, so that every process the
+example ever starts is born inside it. The limits are then set with soft and hard values equal, so the
+author's code cannot raise them again, before bubblewrap and the example's interpreter start, so that
+every process of the example inherits them (RLIMIT_NPROC set before the user namespace is made also
+bounds it).
 """
 
 import json
@@ -23,6 +25,10 @@ LIMITS = {
 
 
 def main(argv: list[str]) -> None:
+    go = int(argv[2])
+    if os.read(go, 1) != b"g":  # the pipeline went away before placing this process: run nothing
+        sys.exit(125)
+    os.close(go)
     limits = json.loads(argv[1])
     for key, value in limits.items():
         resource.setrlimit(LIMITS[key], (value, value))

@@ -17,9 +17,13 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from pipeline.errors import UsageError
 from pipeline.prog import COMMAND, command
+from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from schema.example_status import ExampleStatus
 from schema.models import Example
@@ -55,7 +59,7 @@ class RunEnvironment:
     python: str  # 3.11.2
     platform: str  # linux-x86_64
     device: str  # cpu | cuda
-    isolation: str  # namespace | guard
+    isolation: str  # bubblewrap; cgroup v1 (the sandbox and how memory was bounded) | none; ... (older locks: namespace, guard)
     requested: tuple[tuple[str, str], ...] = ()  # the requirements by name as declared (exam's first), with the versions installed
     packages: tuple[tuple[str, str], ...] = ()  # everything installed in the environment
 
@@ -96,6 +100,44 @@ class LockEntry:
                    raw.get("detail"))
 
 
+class _Strict(BaseModel):
+    """The lock's fields as `to_json` writes them: JSON types exactly (strict), fields unknown here ignored."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+Text = Annotated[str, Field(max_length=200_000)]
+Name = Annotated[str, Field(max_length=200)]
+Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(dt.date.fromisoformat)]
+
+
+class _EnvironmentRecord(_Strict):
+    python: Name
+    platform: Name
+    device: Name
+    isolation: Name
+    requested: Annotated[list[Annotated[list[Name], Field(min_length=2, max_length=2)]], Field(max_length=10_000)] = []
+    packages: Annotated[dict[Name, Name], Field(max_length=10_000)] = {}
+
+
+class _EntryRecord(_Strict):
+    id: Name
+    status: Literal[tuple(s.value for s in ExampleStatus)]  # type: ignore[valid-type]
+    hash: Name | None = None
+    ran: Day | None = None
+    environment: _EnvironmentRecord | None = None
+    actual: Text | None = None
+    exit: int | None = None
+    stderr: Text | None = None
+    detail: Text | None = None
+
+
+class _LockRecord(_Strict):
+    about: Text = ""
+    format: Literal[1] = 1
+    examples: Annotated[list[_EntryRecord], Field(max_length=100_000)] = []
+
+
 @dataclass
 class ExamplesLock:
     path: Path
@@ -107,17 +149,20 @@ class ExamplesLock:
 
     @classmethod
     def load(cls, exam_folder: Path) -> ExamplesLock:
+        """The lock, read as hostile (a committed file): bounded in size and nesting, every field of its type
+        (`_LockRecord`), else an `ExamplesLockError` (exit 2) naming the field at its line and column."""
         path = exam_folder / LOCK_NAME
-        if not path.is_file():
+        if not path.exists() and not path.is_symlink():
             return cls(path, {})
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-            entries = (LockEntry.from_json(item) for item in raw.get("examples", []))
-            return cls(path, {e.id: e for e in entries})
-        except json.JSONDecodeError as exc:
-            raise ExamplesLockError(path, exc.msg, exc.lineno, exc.colno) from None
-        except (ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
-            raise ExamplesLockError(path, f"{type(exc).__name__}: {exc}") from None
+            raw, text = readback.load(path)
+            readback.checked(_LockRecord, raw, text)
+        except readback.Unreadable as exc:
+            raise ExamplesLockError(path, exc.reason, exc.line, exc.col) from None
+        except OSError as exc:
+            raise ExamplesLockError(path, exc.strerror or type(exc).__name__) from None
+        entries = (LockEntry.from_json(item) for item in raw.get("examples", []))  # every field checked above
+        return cls(path, {e.id: e for e in entries})
 
     def to_text(self) -> str:
         document = {"about": ABOUT, "format": FORMAT, "examples": [self.entries[k].to_json() for k in sorted(self.entries)]}

@@ -90,6 +90,7 @@ class Runner:
         if example.device not in self.devices:
             detail = f"needs a {example.device} device, and this machine has none"
             return ExampleRun(ref, LockEntry(example.id, ExampleStatus.NEEDS_DEVICE, digest, detail=detail), False)
+        self.sandbox.isolation  # noqa: B018  (probed before the first run is announced: SandboxError when there is none)
         self.progress(f"examples: running {example.id}")
         started = time.monotonic()
         entry = self._run(example, requirements, digest, self._limits(ref))
@@ -115,7 +116,7 @@ class Runner:
         """Where it ran; the requirements named in the order the author declared them (the exam's first)."""
         python = self.sandbox.python
         names = tuple(dict.fromkeys(requirement_name(r) for r in declared))
-        return RunEnvironment(python.version, python.platform, example.device, self.sandbox.isolation.network,
+        return RunEnvironment(python.version, python.platform, example.device, self.sandbox.isolation.record,
                               environment.versions_of(names), environment.packages)
 
 
@@ -133,6 +134,9 @@ def judge(base: LockEntry, example: Example, outcome: Outcome, limits: Limits) -
                        actual=printed or None)
     if outcome.capped:
         return replace(base, detail=f"printed more than {limits.output_bytes} bytes: stopped", actual=printed[-2000:] or None)
+    if outcome.out_of_memory:
+        return replace(base, exit=outcome.returncode, detail=f"its processes together passed the memory limit ({limits.memory_mb} MiB): one was killed",
+                       stderr="\n".join((errors or printed).rstrip().splitlines()[-TAIL_LINES:]) or None, actual=printed or None)
     if outcome.returncode != 0:
         tail = "\n".join((errors or printed).rstrip().splitlines()[-TAIL_LINES:])
         return replace(base, exit=outcome.returncode, stderr=tail or None, detail=_exit_text(outcome.returncode), actual=printed or None)

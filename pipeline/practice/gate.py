@@ -11,13 +11,18 @@ In order (a draft's reason is the first thing it raised):
    `prompt_contains_answer`;
 3. no placeholder blank outside a fill-in's own gap: `placeholder_blank`;
 4. the item-writing lint (pipeline/check/item_lint.py), exactly as it runs on authored questions: its
-   code is the reason (item-long-answer, item-answer-in-stem, ...).
+   code is the reason (item-long-answer, item-answer-in-stem, ...);
+5. what is shown with the item (pipeline/check/shown_with.py: its objective's and section's titles, in the
+   page heading, the deck name and the card's context line) against every form of the answer:
+   `context_shows_answer`. A drill lives on its objective's page and in its deck, so it is dropped rather
+   than shown elsewhere.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.check import shown_with
 from pipeline.check.item_lint import question_findings
 from pipeline.practice import answers
 from pipeline.practice.term_forms import BLANK
@@ -41,9 +46,9 @@ class Finding:
     detail: str  # a sentence for `validate --verbose`
 
 
-def findings(question: QuestionBase, shown: tuple[Shown, ...], gaps: int = 0) -> list[Finding]:
+def findings(question: QuestionBase, shown: tuple[Shown, ...], gaps: int = 0, context: tuple[shown_with.Shown, ...] = ()) -> list[Finding]:
     """Everything wrong with a generated question; empty when it may join the bank. `gaps`: how many
-    blanks the stem may hold (a fill-in's own)."""
+    blanks the stem may hold (a fill-in's own); `context`: the titles it is shown with."""
     found = [Finding("grading", message) for _, message, _ in type_of(question.type).check(question)]
     found += _grading(question)
     for item in shown:
@@ -53,7 +58,15 @@ def findings(question: QuestionBase, shown: tuple[Shown, ...], gaps: int = 0) ->
     blanks = sum(to_plain(item.text).count(BLANK) for item in shown if item.where in ("stem", "prompt"))
     if blanks > gaps or any(BLANK in to_plain(item.text) for item in shown if item.where == "option"):
         found.append(Finding("placeholder_blank", f"{BLANK} shown where no gap is asked for"))
-    return found + [Finding(code, message) for _, message, code in question_findings(question)]
+    found += [Finding(code, message) for _, message, code in question_findings(question)]
+    return found + _in_context(question, shown, context)
+
+
+def _in_context(question: QuestionBase, shown: tuple[Shown, ...], context: tuple[shown_with.Shown, ...]) -> list[Finding]:
+    """The titles shown with the drill, against its answer and every other name of it (acronym, expansion, `accept:`)."""
+    phrases = frozenset(shown_with.answer_phrases(question)).union(*(item.answer.phrases for item in shown if item.where != "option"))
+    found = shown_with.leaks(phrases, context)
+    return [Finding("context_shows_answer", f"{shown_with.describe(found)}, a form of the answer")] if found else []
 
 
 def _grading(q: QuestionBase) -> list[Finding]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process, utils
 
+from pipeline.check import shown_with
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.load.yamlsource import PathKey
 from pipeline.practice import gate
@@ -55,6 +56,7 @@ DROP_REASONS = {
     "near_duplicate": "it nearly repeats an authored question of its section",
     "too_long": "a text it would hold is longer than the schema lets an author write",
     "invalid": "a text it would hold is one the schema refuses",
+    "context_shows_answer": "the objective's or section's title (page heading, deck name, card context line) shows a form of the answer",
 }
 
 
@@ -106,7 +108,8 @@ def generate(content: ExamContent) -> Generation:
             result.dropped.append(item)
         else:
             drafts.append(_sourced(item))
-    _keep(drafts, authored(content), set(config.suppress), result)
+    contexts = {f.objective.id: shown_with.context_of(content, f) for f in content.objective_files}
+    _keep(drafts, authored(content), set(config.suppress), contexts, result)
     result.questions.sort(key=lambda s: s.question.id)
     result.dropped.sort(key=lambda d: d.id)
     return result
@@ -154,7 +157,8 @@ def _matching_drafts(terms: list[SourcedTerm], notes: list[str]) -> list[TermDra
 # --- dropping repeats --------------------------------------------------------------------------
 
 
-def _keep(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestion], suppress: set[str], result: Generation) -> None:
+def _keep(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestion], suppress: set[str],
+          contexts: dict[str, tuple[shown_with.Shown, ...]], result: Generation) -> None:
     """Keep the drafts the author did not suppress, that pass the gate, whose id is free and that repeat
     no authored question of the same section.
 
@@ -165,7 +169,7 @@ def _keep(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestio
     for s in authored_questions:
         texts.setdefault(s.objective_id.split(".")[0], {})[s.question.id] = comparable_text(s.question)
     for draft in drafts:
-        dropped = _suppressed(draft, suppress) or _flawed(draft, result) or _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
+        dropped = _suppressed(draft, suppress) or _flawed(draft, contexts[draft.objective_id], result) or _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
         if dropped:
             result.dropped.append(dropped)
         else:
@@ -180,11 +184,11 @@ def _suppressed(draft: SourcedQuestion, suppress: set[str]) -> DroppedQuestion |
     return None
 
 
-def _flawed(draft: SourcedQuestion, result: Generation) -> DroppedQuestion | None:
+def _flawed(draft: SourcedQuestion, context: tuple[shown_with.Shown, ...], result: Generation) -> DroppedQuestion | None:
     """What the gate finds first in a draft, as its drop; the rest of what it found goes to `details`."""
     q, rule = draft.question, draft.rule
     assert rule is not None
-    found = gate.findings(q, draft.shown, gaps=1 if rule == "cloze" else 0)
+    found = gate.findings(q, draft.shown, gaps=1 if rule == "cloze" else 0, context=context)
     if not found:
         return None
     result.details[q.id] = "; ".join(f"{f.reason}: {f.detail}" for f in found)

@@ -4,8 +4,10 @@ to terms). Each draft names what the gate must check it for (pipeline/practice/g
 which-term: the definition, asides naming the term cut (pipeline/practice/terms.py), is the stem; the
 options are the term and three distractors of the same kind (pipeline/practice/kinds.py), from the
 term's objective, then its section, closest definitions first (pipeline/practice/distractors.py), never
-one that is the answer under another name, one the stem names, or one holding a form of the answer.
-Fewer than three such terms: no item.
+one that is the answer under another name, one the stem names, or one holding a form of the answer other
+than its head noun: "Pipeline parallelism" is a fair distractor for "Tensor parallelism". A word every
+option holds tells no option apart, so the stem may show it ("a form of model parallelism" over four
+kinds of parallelism). Fewer than three such terms: no item.
 
 matching: the terms of one objective whose definitions do not name them, three or four to a question
 (a card holds four pairs at most), plus at least one more answer than prompts (a term of the same
@@ -16,7 +18,7 @@ is never found by elimination. No prompt names another answer of its question.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pydantic import ValidationError
 
@@ -25,7 +27,7 @@ from pipeline.practice.gate import Shown
 from pipeline.practice.term_forms import words_left
 from pipeline.practice.terms import SourcedTerm, same_thing
 from pipeline.questions import QuestionBase, make_question
-from pipeline.text import cloze
+from pipeline.text import cloze, word_forms
 from schema.bank import DroppedQuestion, Rule
 
 CHOICES = 4  # the right answer and three distractors
@@ -57,9 +59,21 @@ def made(rule: Rule, **fields: object) -> QuestionBase | DroppedQuestion:
         return dropped(str(fields["id"]), rule, reason)
 
 
+def _head(term: SourcedTerm) -> frozenset[str]:
+    """The stem of the term's last word (its head noun: "parallelism" of "Tensor parallelism")."""
+    return word_forms.content_stems(term.term.term.split()[-1])
+
+
 def _candidate(term: SourcedTerm, answer: SourcedTerm, stem: str) -> Candidate:
-    excluded = same_thing(term, answer) or term.named_in(stem) or bool(answer.leaks_into(term.term.term)) or term.kind != answer.kind
+    shares = (word_forms.content_stems(term.term.term) & answer.forms.stems) - _head(answer)
+    excluded = same_thing(term, answer) or term.named_in(stem) or bool(shares) or term.kind != answer.kind
     return Candidate(term.term.term, term.plain, excluded)
+
+
+def _telling(forms: word_forms.AnswerForms, options: list[str]) -> word_forms.AnswerForms:
+    """The answer's forms less the stems every option holds: those tell no option apart."""
+    common = frozenset.intersection(*(word_forms.content_stems(o) for o in options))
+    return replace(forms, stems=forms.stems - common)
 
 
 def which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterable[SourcedTerm]) -> TermDraft | DroppedQuestion:
@@ -82,7 +96,9 @@ def which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterabl
     )
     if isinstance(question, DroppedQuestion):
         return question
-    shown = (Shown("stem", term.text, term.forms), *(Shown("option", c.text, term.forms) for c in wrong))
+    # an option may share the answer's head noun (chosen so); the stem may show what every option holds
+    headless = replace(term.forms, stems=term.forms.stems - _head(term))
+    shown = (Shown("stem", term.text, _telling(term.forms, [right, *(c.text for c in wrong)])), *(Shown("option", c.text, headless) for c in wrong))
     return TermDraft(question, term, "which-term", shown)
 
 

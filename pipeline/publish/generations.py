@@ -12,6 +12,10 @@ the next build removes what the killed one left, for every exam, the ones it doe
 (`sweep`: a killed build of two exams may leave one's finished generation and state, and the next build
 may be of the other exam only, or find the first one's sources broken), then repairs each exam's link
 (`Generations.recover`). Two builds into one OUT do not run at once (`exclusive`).
+
+Only what the pipeline wrote is removed (see pipeline/publish/owned.py): OUT and OUT/.generations carry its
+marker (`claim_out`), OUT/<exam> must be a link into .generations or nothing (a user's file or folder there is
+refused, not replaced), and the sweep removes only names a build writes (`_OURS`), never a file put there.
 """
 
 from __future__ import annotations
@@ -25,15 +29,62 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pipeline.errors import UsageError
+from pipeline.publish import owned
 
 FOLDER = ".generations"
 RECORDS = "builds.json"  # what the last successful builds printed, for no-op builds (pipeline/publish/noop.py)
+KIND = "build"  # the marker's kind on OUT and OUT/.generations
+# what a build writes in .generations: generations, their states, the temporary files of states and records
+_OURS = re.compile(r"^\.?[^/]+-\d+(\.state\.json)?(\.[^.]+\.tmp)?$|^\.builds\.json\.[^.]+\.tmp$")
+_LINK_TMP = re.compile(r"^\.[^/]+\.link\.tmp$")
+_EARLIER_FILES = frozenset({".lock", RECORDS, "pipeline-crash.log"})
+_EARLIER_FOLDERS = frozenset({FOLDER, "http-cache", "stats", "examples"})  # what other commands put in build/ by default
+
+
+def _ours_in_out(path: Path) -> bool:
+    """An entry of OUT a build writes (.generations, a link into it, a temporary link), or one of build/'s by
+    default (the crash log, audit's HTTP cache, stats' reports, the examples' environments)."""
+    if path.is_symlink():
+        return Path(os.readlink(path)).parent == Path(FOLDER) or bool(_LINK_TMP.match(path.name))
+    return path.name == "pipeline-crash.log" and path.is_file() or path.name in _EARLIER_FOLDERS and path.is_dir()
+
+
+def earlier_build(out: Path) -> bool:
+    """OUT as a build before markers left it: .generations with only a build's files, links into it."""
+    folder = out / FOLDER
+    if folder.is_symlink() or (folder.exists() and not _earlier_generations(folder)):
+        return False
+    return all(_ours_in_out(p) for p in out.iterdir())
+
+
+def _earlier_generations(folder: Path) -> bool:
+    return folder.is_dir() and all(p.name in _EARLIER_FILES or _OURS.match(p.name) for p in folder.iterdir())
+
+
+def claim_out(out: Path, exam_ids: list[str]) -> None:
+    """Make OUT the build's own or refuse it (usage error, nothing removed): OUT and OUT/.generations
+    marked (or new, empty, or an earlier build's), and each exam's OUT/<exam> a link into .generations or absent."""
+    owned.claim(out, KIND, "--out", earlier=earlier_build)
+    folder = out / FOLDER
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise UsageError(f"error: --out {out}: {folder} is not a folder the pipeline made; move it away (nothing was removed)")
+    owned.claim(folder, KIND, "--out", earlier=_earlier_generations)
+    for exam_id in exam_ids:
+        link = out / exam_id
+        if link.is_symlink() and Path(os.readlink(link)).parent != Path(FOLDER):
+            raise UsageError(f"error: --out {out}: {link} is a link to {os.readlink(link)}, not to a build; "
+                             "move it away or choose another --out (nothing was removed)")
+        if not link.is_symlink() and link.exists():
+            what = "folder" if link.is_dir() else "file"
+            raise UsageError(f"error: --out {out}: {link} is a {what} the pipeline did not write (exam '{exam_id}' is "
+                             "published there as a link); move it away or choose another --out (nothing was removed)")
 
 
 @contextlib.contextmanager
 def exclusive(out: Path) -> Iterator[None]:
     """Hold OUT's build lock; a second build into the same OUT is a usage error, not a race."""
-    (out / FOLDER).mkdir(exist_ok=True)
+    if not (out / FOLDER).is_dir():
+        owned.make(out / FOLDER, KIND)
     with open(out / FOLDER / ".lock", "w") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -49,16 +100,25 @@ def sweep(out: Path) -> list[str]:
     folder = out / FOLDER
     if not folder.is_dir():
         return []
+    if owned.kind(out) != KIND or owned.kind(folder) != KIND:
+        return []  # not claimed (claim_out): nothing here is known to be the pipeline's
+    removed = leftovers(out)
+    for path in removed:
+        _remove(path)
+    return [f"removed what an interrupted build left in {folder}: {', '.join(p.name for p in removed)}"] if removed else []
+
+
+def leftovers(out: Path) -> list[Path]:
+    """What a killed build left in OUT: generations and states no link points at, temporary files and links
+    (only the names a build writes; `sweep` removes them, and the no-op path replays nothing while any is there)."""
+    folder = out / FOLDER
     kept = {".lock", RECORDS}
     for link in (p for p in out.iterdir() if p.is_symlink() and not p.name.startswith(".")):  # .<exam>.link.tmp is not one
         target = Path(os.readlink(link))
         if target.parent == Path(FOLDER):
             kept |= {target.name, target.name + ".state.json"}
-    removed = [path for path in sorted(folder.iterdir()) if path.name not in kept]
-    removed += sorted(p for p in out.glob(".*.link.tmp") if p.is_symlink() or p.is_file())
-    for path in removed:
-        _remove(path)
-    return [f"removed what an interrupted build left in {folder}: {', '.join(p.name for p in removed)}"] if removed else []
+    found = [path for path in sorted(folder.iterdir()) if path.name not in kept and _OURS.match(path.name)] if folder.is_dir() else []
+    return found + sorted(p for p in out.iterdir() if p.is_symlink() and _LINK_TMP.match(p.name))
 
 
 class Generations:
@@ -119,14 +179,8 @@ class Generations:
         if self.link.is_symlink() and self.current() is None:
             self.link.unlink()
             said.append(f"{self.link} pointed to no finished build; removed, all outputs are rebuilt")
-        elif self.link.is_dir() and not self.link.is_symlink():  # outputs of a build before generations
-            legacy = self.new()
-            legacy.rmdir()
-            os.rename(self.link, legacy)
-            os.symlink(Path(FOLDER) / legacy.name, self.link)
-        elif self.link.exists() and not self.link.is_dir():
-            self.link.unlink()
-            said.append(f"{self.link} was a file, not a build; removed, all outputs are rebuilt")
+        elif self.link.exists() and not self.link.is_symlink():  # claim_out refuses these: never replaced
+            raise UsageError(f"error: {self.link} is not a build the pipeline wrote; move it away (nothing was removed)")
         removed = self.clean()
         if removed:
             said.append(f"removed what an interrupted build left in {self.folder}: {', '.join(removed)}")

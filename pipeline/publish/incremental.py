@@ -126,14 +126,19 @@ class BuildState:
         if path is None:
             return cls(Path())
         try:
-            raw, _ = readback.load(path, max_bytes=10_000_000)
+            raw, text = readback.load(path, max_bytes=10_000_000)
         except OSError:
             return cls(path)
         except readback.Unreadable as exc:
             return cls(path, problem=f"{path}:{exc.line}:{exc.col}: {exc.reason}")
         renderers = raw.get("renderers") if isinstance(raw, dict) else None
-        if not isinstance(renderers, dict) or not all(_entry_ok(e) for e in renderers.values()):
-            return cls(path, problem=f"{path}:1:1: not a build state")
+        if not isinstance(renderers, dict):
+            line, col = readback.position(text, ("renderers",))
+            return cls(path, problem=f"{path}:{line}:{col}: renderers: expected an object, one entry per output")
+        wrong = next((name for name, entry in renderers.items() if not _entry_ok(entry)), None)
+        if wrong is not None:
+            line, col = readback.position(text, ("renderers", wrong))
+            return cls(path, problem=f"{path}:{line}:{col}: renderers.{wrong}: expected its digest, files (inside the generation) and warnings")
         return cls(path, renderers)
 
     def is_fresh(self, renderer: str, digest: str, final_dir: Path) -> bool:

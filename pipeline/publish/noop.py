@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.paths import CODE_DIRS, ROOT, TEMPLATES, VENDOR
+from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
-from pipeline.publish.generations import FOLDER, RECORDS
+from pipeline.publish.generations import FOLDER, RECORDS, leftovers
 
 KEEP = 8  # fingerprints remembered: a few alternating option sets (--exam, --paper) all stay no-ops
 SKIPPED = frozenset({"__pycache__", "node_modules"})
@@ -99,7 +100,7 @@ def _shipped() -> list[Path]:
 def _locked(out: Path) -> Iterator[bool]:
     """OUT's build lock, when no build holds it (False: one does, so nothing is read or written)."""
     try:
-        handle = open(out / FOLDER / ".lock", "a")  # noqa: SIM115 - held for the block
+        handle = open(out / FOLDER / ".lock", "rb")  # noqa: SIM115 - held for the block; never made here (OUT may not be ours)
     except OSError:
         yield False
         return
@@ -113,11 +114,37 @@ def _locked(out: Path) -> Iterator[bool]:
 
 
 def _records(out: Path) -> list[dict[str, Any]]:
+    """The records as `remember` wrote them; a record of any other shape is left out (its build then takes the
+    full path), read within bounds: the file is on disk where anyone may have edited it."""
     try:
-        records = json.loads((out / FOLDER / RECORDS).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw, _ = readback.load(out / FOLDER / RECORDS, max_bytes=50_000_000)
+    except (OSError, readback.Unreadable):
         return []
-    return [r for r in records if isinstance(r, dict) and isinstance(r.get("exams"), list)] if isinstance(records, list) else []
+    records = raw if isinstance(raw, list) else []
+    return [r for r in records if _record_ok(r)]
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _row_ok(row: object, kinds: tuple[type, ...]) -> bool:
+    return isinstance(row, list) and len(row) == len(kinds) and all(type(v) is k for v, k in zip(row, kinds, strict=True))
+
+
+def _record_ok(record: object) -> bool:
+    """A record as `remember` wrote it, every field of its type (checked by hand: pydantic is not imported here)."""
+    if not (isinstance(record, dict) and isinstance(record.get("fingerprint"), str) and isinstance(record.get("exams"), list)):
+        return False
+    exams_ok = all(isinstance(e, dict) and isinstance(e.get("id"), str) and isinstance(e.get("generation"), str)
+                   and all(_texts(e.get(k)) for k in ("files", "warnings", "outputs")) and isinstance(e.get("state"), str | None)
+                   for e in record["exams"])
+    shown = record.get("diagnostics")
+    rows_ok = isinstance(shown, dict) and all(isinstance(shown.get(mode), list) and all(
+        _row_ok(r, (str, int, int, str, str, str)) and r[3] in ("error", "warning") for r in shown[mode]) for mode in ("grouped", "verbose"))
+    table_ok = isinstance(record.get("table"), list) and all(_row_ok(r, (str, int, int)) for r in record["table"])
+    return exams_ok and rows_ok and table_ok and _texts(record.get("summary"))
+
 
 
 def state_digest(out: Path, generation: str) -> str | None:
@@ -151,6 +178,8 @@ def recall(out: Path, print_: str) -> dict[str, Any] | None:
             return None
         record = next((r for r in _records(out) if r.get("fingerprint") == print_), None)
     if record is None or not record["exams"] or not all(_still_there(out, e) for e in record["exams"]):
+        return None
+    if leftovers(out):  # a killed build's generations: the full path sweeps them (a replay would keep them forever)
         return None
     return record
 

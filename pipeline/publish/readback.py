@@ -4,7 +4,9 @@ These files are committed or left on disk, so anyone can edit them: a lock neste
 levels deep would end `json.loads` in a RecursionError, a gigabyte one would fill the memory. So a file is
 read only when it is a regular file of at most MAX_BYTES, in UTF-8, nested at most MAX_DEPTH levels (checked
 by one linear scan before the parser recurses), and every problem is an `Unreadable` with the line and
-column where it is. `position` then finds where any value stands, for the checks of each file's fields.
+column where it is. `position` then finds where any value stands, for the checks of each file's fields, and
+`checked` validates a parsed file against a pydantic model of it: a field of the wrong type (a list where a
+string belongs) is an `Unreadable` naming the field, at its place, never a crash further on.
 """
 
 from __future__ import annotations
@@ -15,7 +17,12 @@ import re
 import stat
 from json.decoder import scanstring
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
+if TYPE_CHECKING:  # pydantic is imported by `checked` alone: a no-op build reads records without it
+    from pydantic import BaseModel
+
+_M = TypeVar("_M", bound="BaseModel")
 MAX_BYTES = 64_000_000  # a lock of 30,000 quotes with their passages is about 40 MB
 MAX_DEPTH = 16  # the files written need 4 levels
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -108,3 +115,32 @@ def _child(text: str, at: int, key: str | int) -> int | None:
             at = _SPACE.match(text, at + 1).end()
         index += 1
     return None
+
+
+def checked(model: type[_M], raw: object, text: str) -> _M:
+    """`raw` (the parsed `text`) validated as `model`; `Unreadable` naming the first field that is not of its
+    type, at its line and column (a list where a string belongs is a broken file, never a crash)."""
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = _in_document(raw, tuple(first["loc"]))
+        named = (*where, first["loc"][-1]) if first["type"] == "missing" and first["loc"] else where
+        field = ".".join(str(p) for p in named) or "the file"
+        raise Unreadable(f"{field}: {first['msg']}", *position(text, where)) from None
+
+
+def _in_document(raw: object, loc: tuple) -> tuple[str | int, ...]:
+    """The part of pydantic's error location that names keys and indexes of the document (pydantic adds
+    the names of union members and validators, which are not in the file)."""
+    path: list[str | int] = []
+    at = raw
+    for key in loc:
+        inside = (isinstance(at, dict) and isinstance(key, str) and key in at) or \
+            (isinstance(at, list) and isinstance(key, int) and 0 <= key < len(at))
+        if inside:
+            at = at[key]  # type: ignore[index]
+            path.append(key)
+    return tuple(path)

@@ -31,6 +31,10 @@ class QuestionBase(Strict):
     explanation: Markdown = Field(description="Why the answer is right, in Markdown.")
     difficulty: Literal["easy", "medium", "hard"] = Field(default="medium", description="How hard the question is.")
     key_points: list[ItemId] = Field(default_factory=list, description="Ids of the key points (any objective of the exam) whose citations back this question.")
+    mock_only: bool = Field(
+        default=False,
+        description="Held out for mock exams: left out of practice (objective and practice pages, review, the deck) so the site's mock exam, which draws these first, and the guide's practice exam ask something the learner has not rehearsed.",
+    )
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ def bank_question(q: QuestionView) -> BankQuestion:
         answer=q.answer_md, answer_html=to_html(q.answer_md), scoring=q.scoring,
         explanation=q.explanation_md, explanation_html=to_html(q.explanation_md), difficulty=q.difficulty, tags=list(q.tags),
         key_points=list(q.key_points), citations=[_citation(c) for c in q.citations],
-        source=SourceRef(file=q.source_file, line=q.source_line), generated=q.generated or False,
+        source=SourceRef(file=q.source_file, line=q.source_line), generated=q.generated or False, mock_only=q.mock_only,
         content_hash=content_hash(q),
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -38,10 +39,15 @@ class Status:
         with self.changed:
             return {"build": self.build, "ok": self.ok, "title": self.title, "problems": list(self.problems)}
 
-    def wait(self, seen: tuple[int, bool, int], timeout: float) -> tuple[int, bool, int]:
-        """Block until the state differs from `seen` (build, ok, number of problems) or `timeout` passes."""
+    def poke(self) -> None:
+        """Wake every waiting stream, so one that was dropped (pipeline/serve/connections.py) ends now."""
         with self.changed:
-            self.changed.wait_for(lambda: self.stopping or self.key() != seen, timeout)
+            self.changed.notify_all()
+
+    def wait(self, seen: tuple[int, bool, int], timeout: float, ended: Callable[[], bool] = lambda: False) -> tuple[int, bool, int]:
+        """Block until the state differs from `seen` (build, ok, number of problems), `ended()` or `timeout` passes."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.stopping or self.key() != seen or ended(), timeout)
             return self.key()
 
     def key(self) -> tuple[int, bool, int]:

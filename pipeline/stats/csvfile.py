@@ -103,6 +103,8 @@ def read_table(path: Path) -> Table:
             raise _malformed(path, text, exc) from None
     finally:
         csv.field_size_limit(previous)
+    if "'" in text:  # only then can a cell have been neutralised (a scan of the text is far cheaper than one of the cells)
+        undo_neutralised(rows)
     if not rows:
         raise StatsInputError(path, 1, "is empty; expected a header row and answers")
     if len(rows) > MAX_ROWS:
@@ -112,6 +114,20 @@ def read_table(path: Path) -> Table:
         number = next(i for i, cells in enumerate(rows, start=1) if len(cells) == widest)
         raise Table(path, rows, text).error(number, f"has {widest:,} columns, over the limit of {MAX_COLUMNS:,}")
     return Table(path, rows, text)
+
+
+NEUTRALISED = ("'=", "'+", "'-", "'@", "'\t", "'\r", "''")  # the site's CSV export: a cell starting = + - @ tab CR or ', with a ' before
+
+
+def undo_neutralised(rows: list[list[str]]) -> None:
+    """The cells as the learner wrote them: the site's answers export (templates/site/store.js, csvField) puts a `'`
+    before a cell that starts with = + - @ tab or CR, so a spreadsheet opening the file never runs it as a
+    formula (OWASP's rule for CSV injection), and before one that starts with `'` itself, so that taking the
+    one `'` off here, in place, gives back exactly what was typed."""
+    for cells in rows:
+        for i, cell in enumerate(cells):
+            if cell.startswith(NEUTRALISED):
+                cells[i] = cell[1:]
 
 
 def _malformed(path: Path, text: str, exc: csv.Error) -> StatsInputError:

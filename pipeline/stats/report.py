@@ -8,6 +8,7 @@ rows for tools. Both name each item's source file and line, where the author fix
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,7 +75,7 @@ def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unm
              f"{data.later_attempts} later attempts set aside), gathered up to {data.date.isoformat()}. "
              f"Cronbach's alpha {_f(data.alpha)} over the {data.alpha_learners} learners who answered every item. {data.irt_note}".rstrip(), "",
              "| file | format | rows | mapped | unmatched |", "| --- | --- | ---: | ---: | ---: |"]
-    lines += [f"| {f.name} | {f.format} | {f.rows} | {f.answers} | {f.unmatched} |" for f in data.files]
+    lines += [f"| {_md_escape(f.name)} | {_md_escape(f.format)} | {f.rows} | {f.answers} | {f.unmatched} |" for f in data.files]
     lines += ["", f"{len(flagged)} of {len(ranked)} items have findings. Worst first:", "",
               "![Facility against discrimination](figures/facility-discrimination.png)", "",
               "| # | item | source | n | facility | point-biserial | D (27%) | alpha without | findings |",
@@ -90,7 +91,7 @@ def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unm
             lines += ["", f"![Options of {r.key.id}](figures/{bars[r.key.id].name})", "", _option_table(r)]
     if unmatched:
         lines += ["", f"## Unmatched rows ({len(unmatched)})", ""]
-        lines += [f"- {u.path.name}: row {u.row}: {_md_escape(u.reason)}" for u in unmatched[:MAX_UNMATCHED_LISTED]]
+        lines += [f"- {_md_escape(u.path.name)}: row {u.row}: {_md_escape(u.reason)}" for u in unmatched[:MAX_UNMATCHED_LISTED]]
         if len(unmatched) > MAX_UNMATCHED_LISTED:
             lines.append(f"- and {len(unmatched) - MAX_UNMATCHED_LISTED} more: every one is in report.json")
     return "\n".join(lines) + "\n"
@@ -112,11 +113,15 @@ def _weight(value: float) -> str:
 
 
 def _md_escape(text: str) -> str:
-    """Source and learner text printed as text: no markup, no table breaks, no links."""
-    flat = " ".join(text.split())
-    for ch in "\\`*_[]<>|#!":
+    """Source and learner text, and upload file names, printed as text: no markup, no table breaks, no links, no
+    terminal escapes (a control or format character is shown as its code, e.g. <U+001B>, as `validate` shows it)."""
+    flat = " ".join(_CONTROL.sub(lambda m: f"U+{ord(m[0]):04X}", text).split())
+    for ch in "\\`*_[]<>|#!&":
         flat = flat.replace(ch, "\\" + ch)
     return flat
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
 def _json(data: ItemStatsFile, ranked: list[Row], unmatched: list[Unmatched]) -> dict:

@@ -19,6 +19,7 @@ from pathlib import Path
 from pipeline.citations.lock import CitationLock
 from pipeline.derive.build import build_view
 from pipeline.load.content import ExamContent
+from pipeline.publish import owned
 from pipeline.stats import report, store
 from pipeline.stats.analyse import analyse
 from pipeline.stats.csvfile import read_table
@@ -29,6 +30,7 @@ from pipeline.stats.records import Parsed, StatsInputError
 from pipeline.text.terminal import for_terminal
 
 SHOWN_UNMATCHED = 20
+KIND = "stats"  # the marker of a report folder (pipeline/publish/owned.py)
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ def read_and_analyse(exam_id: str, files: list[Path], index: QuestionIndex, toda
 
 
 def run_stats(content: ExamContent, files: list[Path], out: Path, today: dt.date, all_attempts: bool = False) -> StatsResult:
+    check_out(out, content.folder.parent)
     view = build_view(content, CitationLock.load(content.folder))
     index = QuestionIndex.of(view)
     parsed, data = read_and_analyse(content.exam.id, files, index, today, all_attempts)
@@ -87,11 +90,20 @@ def run_stats(content: ExamContent, files: list[Path], out: Path, today: dt.date
     return StatsResult(path, report_dir, data, parsed, findings)
 
 
+def check_out(out: Path, sources: Path) -> None:
+    """`out` is replaced whole: never the sources folder, in it or holding it, and only a report folder
+    `stats` made, or a new or empty one (pipeline/publish/owned.py); a usage error otherwise, nothing removed."""
+    owned.apart(out, sources, "--out")
+    if out.exists() or out.is_symlink():
+        owned.claim(out, KIND, "--out")
+
+
 def _publish(out: Path, write) -> Path:
     """Write into a fresh folder beside `out`, then swap it in (the old report removed after)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
+    owned.make(out.parent, owned.PARENT)
     fresh = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new-"))
     try:
+        owned.mark(fresh, KIND)
         write(fresh)
         old = None
         if out.exists():

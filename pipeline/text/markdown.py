@@ -12,6 +12,10 @@ A table gets the class `data` (so stylesheets tell it from their own layout tabl
 `align-right`) rather than markdown-it's `style` attribute, since the site's CSP refuses inline styles and
 QTI's XHTML has no `style`; every output's stylesheet that shows tables styles those classes.
 
+Formulas are `$...$` and `$$...$$` under Pandoc's dollar rule (see `pipeline.text.formulas`, which also
+typesets them): each output asks for its own form of them (`math=`: MathML, SVG images, Anki's or Moodle's
+TeX delimiters), so there is one parser per form, and the cache keys each rendering by its form too.
+
 Each text is rendered once per build, whichever outputs show it: renderings are kept in a cache keyed by
 the text and the rendering options (block or inline). `pipeline.build` empties it at the start of each
 build, so a long-running `serve` keeps only what the current sources say.
@@ -24,7 +28,9 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from pipeline.text import formulas
 from pipeline.text.links import allowed
 from pipeline.text.plaintext import to_plain
 
@@ -32,8 +38,24 @@ CACHED = 1 << 17  # renderings kept: a 100x exam has about 30,000 distinct texts
 
 
 def dialect() -> MarkdownIt:
-    """The one Markdown dialect of the sources: CommonMark, raw HTML off, with pipe tables."""
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    """The one Markdown dialect of the sources: CommonMark, raw HTML off, with pipe tables and formulas."""
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    # Pandoc's rule: no space inside the dollars, no digit after the closing one ("$5 and $10" is prose)
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, allow_labels=False, double_inline=True)
+    return md
+
+
+_MATH_TOKENS = {"math_inline": False, "math_inline_double": True, "math_block": True}
+
+
+def _math_rules(md: MarkdownIt, flavour: str) -> None:
+    """Render each formula token in `flavour` (pipeline.text.formulas.FLAVOURS)."""
+    for name, display in _MATH_TOKENS.items():
+        def rule(self, tokens, idx, options, env, display=display):
+            block = tokens[idx].block
+            html = formulas.render(tokens[idx].content.strip(), display, flavour, block)
+            return html + "\n" if block else html
+        md.add_render_rule(name, rule)
 
 
 _ALIGN = re.compile(r"^text-align:(left|center|right)$")
@@ -52,10 +74,11 @@ def _table_cells(state: StateCore) -> None:
                 token.attrSet("class", f"align-{align[1]}")
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
+@lru_cache(maxsize=len(formulas.FLAVOURS))
+def _parser(math: str) -> MarkdownIt:
     md = dialect()
     md.core.ruler.push("table_cells", _table_cells)
+    _math_rules(md, math)
     md.disable("image")  # an image would be a fetch of an address the source chose
     md.validateLink = allowed
     return md
@@ -70,18 +93,19 @@ def link_finder() -> MarkdownIt:
 
 
 @lru_cache(maxsize=CACHED)
-def _rendered(text: str, inline: bool) -> str:
-    return _parser().renderInline(text) if inline else _parser().render(text)
+def _rendered(text: str, inline: bool, math: str) -> str:
+    return _parser(math).renderInline(text) if inline else _parser(math).render(text)
 
 
-def to_html(text: str) -> str:
-    """Block Markdown (paragraphs, lists, fenced code, tables) to safe HTML."""
-    return _rendered(text, False)
+def to_html(text: str, math: str = "mathml") -> str:
+    """Block Markdown (paragraphs, lists, fenced code, tables, formulas) to safe HTML, formulas in the form
+    `math` names (pipeline.text.formulas)."""
+    return _rendered(text, False, math)
 
 
-def to_inline_html(text: str) -> str:
-    """One paragraph of inline Markdown (emphasis, code spans, links) to safe HTML, without the <p>."""
-    return _rendered(text, True)
+def to_inline_html(text: str, math: str = "mathml") -> str:
+    """One paragraph of inline Markdown (emphasis, code spans, links, formulas) to safe HTML, without the <p>."""
+    return _rendered(text, True, math)
 
 
 def renderings() -> int:
@@ -93,6 +117,17 @@ def new_build() -> None:
     """Forget every rendering (and every plain-text form): called when a build starts."""
     _rendered.cache_clear()
     to_plain.cache_clear()
+    formulas.new_build()
+
+
+def formulas_in(text: str) -> list[str]:
+    """The LaTeX of every formula written in `text`, in order, as the dollar rule finds them."""
+    found = []
+    for token in link_finder().parse(text):
+        for t in [token, *(token.children or [])]:
+            if t.type in _MATH_TOKENS:
+                found.append(t.content)
+    return found
 
 
 def link_targets(text: str) -> list[str]:

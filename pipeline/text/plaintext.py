@@ -12,15 +12,18 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-_TEXT_TOKENS = ("text", "code_inline", "code_block", "fence", "html_inline", "html_block")
+_TEXT_TOKENS = ("text", "code_inline", "code_block", "fence", "html_inline", "html_block", "math_inline", "math_inline_double", "math_block")
 _BREAKS = ("softbreak", "hardbreak", "paragraph_close", "list_item_close", "heading_close", "th_close", "td_close")
 
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     # The same dialect as pipeline.text.markdown, so plain text and HTML read the source alike.
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, allow_labels=False, double_inline=True)
+    return md  # a formula reads as its LaTeX source
 
 
 def _flatten(tokens: list[Token]) -> list[Token]:

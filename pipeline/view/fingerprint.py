@@ -5,7 +5,7 @@ into a newer build keeps a card whose question is the same and starts over one w
 
 It hashes what a learner sees and is graded on (the type, stem, prompt, the parts with their display order
 and keys, the answer and how it is scored) and leaves out what can change without changing the
-question: the explanation, citations, difficulty, tags, numbering and the place in the sources. It is
+question: the explanation, citations, difficulty, tags, numbering, whether it is held out for mocks and the place in the sources. It is
 written over every other field of the question view, so a field added later counts unless it is named here.
 It is not an id (ids come from the sources): two questions may well share a hash.
 """
@@ -20,7 +20,7 @@ from pipeline.view.model import QuestionView
 
 NOT_CONTENT = frozenset({
     "explanation_md", "citations", "difficulty", "tags", "key_points", "number", "category_path",
-    "source_file", "source_line", "objective", "section", "generated",
+    "source_file", "source_line", "objective", "section", "generated", "mock_only",
 })
 DIGITS = 16  # 64 bits: a changed question is told from the old one with certainty for any real bank
 

@@ -117,6 +117,7 @@ class QuestionView:
     source_line: int
     generated: str | None = None  # the generator rule, None for authored questions
     tags: tuple[str, ...] = ()
+    mock_only: bool = False  # held out for mock exams: not in practice (ObjectiveView.practice, the site's practice pages)
 
     @property
     def label(self) -> str:
@@ -187,7 +188,7 @@ class ObjectiveView:
     def practice(self) -> tuple[QuestionView, ...]:
         """What a printed page or a card deck practises: the authored questions, then generated ones of the
         rules in PRACTICE_RULES (the other rules drill the same terms and gaps that term and cloze cards do)."""
-        return self.questions + tuple(q for q in self.generated if q.generated in PRACTICE_RULES)
+        return tuple(q for q in self.questions if not q.mock_only) + tuple(q for q in self.generated if q.generated in PRACTICE_RULES)
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,7 @@ class ExamView:
     sources_changed_at: int = 0  # newest modification time (whole seconds) of the exam's files: an ordered "newer" for Anki
     exam_stale: bool = False
     exam_age_days: int = 0
+    exam_facts: tuple[tuple[str, CitationView], ...] = ()  # (questions | minutes | pass, its quote): exam.yaml's cited exam facts
 
     # Derived once per view (the view is read-only): renderers ask for these per item.
     @cached_property

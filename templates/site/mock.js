@@ -1,8 +1,9 @@
 /* The mock exam: a timed attempt drawn by the sections' weights, scored only at the end.
-   The draw: N = the exam's mock_exam.questions (or every auto-graded question, when fewer); each section gets
-   its weight's share of N by largest remainders (so within one question of it), capped at what it holds, the
-   rest shared out again; a section's questions and then the whole attempt are shuffled by a PRNG seeded with the
-   attempt's seed, so the same seed draws the same questions in the same order. The attempt is saved as it goes
+   The draw: N = the exam's mock_exam.questions (or every question of the mock bank, when fewer: the page holds the
+   auto-graded ones, authored unless mock_exam.drills); each section gets its weight's share of N by largest
+   remainders (so within one question of it), capped at what it holds, the rest shared out again; a section gives its
+   questions held out for mocks (mock_only) first, then the others, each group shuffled, and the whole attempt is
+   shuffled, by a PRNG seeded with the attempt's seed, so the same seed draws the same questions in the same order. The attempt is saved as it goes
    (a reload resumes it, the clock still running); when time runs out it is scored as it stands. The timer is
    shown every second but announced politely only at a few marks (half time, 10, 5 and 1 minutes left). */
 (function () {
@@ -66,8 +67,27 @@
     var sections = DATA.sections.filter(function (s) { return by[s.number] && by[s.number].length; });
     sections.forEach(function (s) { caps[s.number] = by[s.number].length; total += caps[s.number]; });
     var size = Math.min(CONFIG.questions, total), counts = apportion(size, sections, caps), picked = [];
-    sections.forEach(function (s) { picked = picked.concat(shuffle(by[s.number], random).slice(0, counts[s.number])); });
+    sections.forEach(function (s) {  // the section's questions held out for mocks first, then the others
+      var held = by[s.number].filter(function (id) { return DATA.questions[id].mockOnly; });
+      var rest = by[s.number].filter(function (id) { return !DATA.questions[id].mockOnly; });
+      picked = picked.concat(shuffle(held, random).concat(shuffle(rest, random)).slice(0, counts[s.number]));
+    });
     return shuffle(picked, random);
+  }
+  /* Which of an attempt's questions the learner had met before it began: answered (or shown) in practice, or
+     drawn in an earlier mock exam. */
+  function seenBefore(doc, a) {
+    var started = Date.parse(a.started);
+    return a.questions.filter(function (id) {
+      var c = P.own(doc.cards, id) ? doc.cards[id] : null;
+      return (c && c.last && Date.parse(c.last.time) < started) ||
+        doc.mocks.some(function (m) { return Date.parse(m.started) < started && m.questions.indexOf(id) >= 0; });
+    });
+  }
+  function seenText(doc, a) {
+    var seen = seenBefore(doc, a).length, held = a.questions.filter(function (id) { return P.own(DATA.questions, id) && DATA.questions[id].mockOnly; }).length;
+    return "Of these " + a.questions.length + " questions, " + held + (held === 1 ? " is" : " are") + " held out for mock exams; " +
+      (a.questions.length - seen) + " " + (a.questions.length - seen === 1 ? "is" : "are") + " new to you and " + seen + " you had met before (in practice or an earlier mock exam).";
   }
 
   function form(id) { return document.querySelector("form.question[data-qid='" + CSS.escape(id) + "']"); }
@@ -133,6 +153,7 @@
     document.querySelector(".mock-start").hidden = true;
     document.querySelector(".mock-results").hidden = true;
     document.querySelector(".mock-run").hidden = false;
+    $("mock-seen").textContent = seenText(P.store.load(), attempt);
     counts();
     tick();
     ticker = window.setInterval(tick, 1000);
@@ -151,6 +172,8 @@
 
   function finish(timedOut) {
     window.clearInterval(ticker);
+    var asking = document.querySelector("dialog.finish-dialog");
+    if (asking.open) { asking.close(); }  // time ran out while the learner was being asked
     var now = P.now(), doc = P.store.load();
     attempt.finished = now.toISOString();
     attempt.timed_out = !!timedOut;
@@ -204,6 +227,30 @@
     });
     return order.filter(function (k) { return by[k]; }).map(function (k) { return by[k]; });
   }
+  function reviewHref(a) { return "mock-review.html?attempt=" + encodeURIComponent(a.started); }
+  /* Finishing early asks first when questions are unanswered or flagged, naming them by number. */
+  function askFinish() {
+    var numbers = function (ids) { return ids.map(function (id) { return attempt.questions.indexOf(id) + 1; }).sort(function (x, y) { return x - y; }); };
+    var open = numbers(attempt.questions.filter(function (id) { return !P.own(attempt.answers, id); })), flagged = numbers(attempt.flagged);
+    if (!open.length && !flagged.length) { finish(false); return; }
+    var words = [], list = function (ns) { return ns.length > 12 ? ns.slice(0, 10).join(", ") + " and " + (ns.length - 10) + " more" : ns.join(", "); };
+    if (open.length) { words.push(P.plural(open.length, "question") + " of " + attempt.questions.length + " unanswered (" + list(open) + "), scored as wrong"); }
+    if (flagged.length) { words.push(P.plural(flagged.length, "question") + " flagged for review (" + list(flagged) + ")"); }
+    $("finish-what").textContent = "You have " + words.join(" and ") + ".";
+    var dialog = document.querySelector("dialog.finish-dialog");
+    dialog.first = open.length ? open[0] : flagged[0];
+    dialog.showModal();
+    dialog.querySelector(".finish-back").focus();
+  }
+  function bindFinish(dialog) {
+    dialog.querySelector(".finish-back").addEventListener("click", function () {
+      dialog.close();
+      var link = $("mock-nav").querySelector("a[data-n='" + dialog.first + "']");
+      if (link) { link.focus(); }
+    });
+    dialog.querySelector(".finish-confirm").addEventListener("click", function () { dialog.close(); finish(false); });
+  }
+
   function results(a) {
     var box = $("mock-results"), total = a.questions.length, pct = total ? Math.round(100 * a.right.length / total) : 0;
     box.textContent = "";
@@ -226,6 +273,11 @@
       });
       box.appendChild(list);
     }
+    var review = el("p", undefined, "mock-review-link"), link = el("a", "Review this attempt: each question with your answer, the key and why");
+    link.href = reviewHref(a);
+    review.appendChild(link);
+    box.appendChild(review);
+    box.appendChild(el("p", seenText(P.store.load(), a), "mock-seen-result"));
     box.appendChild(el("p", "Seed " + a.seed + ": the same seed draws these questions again.", "meta"));
     document.querySelector(".mock-results").hidden = false;
   }
@@ -239,8 +291,11 @@
       var pct = m.questions.length ? Math.round(100 * m.right.length / m.questions.length) : 0, li = el("li");
       li.appendChild(document.createTextNode(m.finished.slice(0, 10) + ": " + m.right.length + " of " + m.questions.length + " (" + pct + "%), " +
         (pct >= m.pass_mark ? "pass" : "not a pass") + (m.timed_out ? ", time ran out" : "") + " · "));
-      var again = el("a", "retake seed " + m.seed);
+      var again = el("a", "retake seed " + m.seed), review = el("a", "review");
       again.href = "?seed=" + m.seed;
+      review.href = reviewHref(m);
+      li.appendChild(review);
+      li.appendChild(document.createTextNode(" · "));
       li.appendChild(again);
       list.appendChild(li);
     });
@@ -252,13 +307,14 @@
     Object.keys(by).forEach(function (k) { size += by[k].length; });
     document.querySelector(".mock-size").textContent = size < CONFIG.questions
       ? "The questions here are fewer than " + CONFIG.questions + ": an attempt has all " + size + " of them, in " + CONFIG.minutes + " minutes."
-      : "Each attempt draws " + CONFIG.questions + " of the " + size + " questions.";
+      : "Each attempt draws " + CONFIG.questions + " of the " + size + " questions, those held out for mock exams first.";
     bank.addEventListener("change", function (e) { var f = e.target.closest("form.question"); if (f && attempt) { record(f); } });
     $("mock-questions").addEventListener("change", function (e) { var f = e.target.closest("form.question"); if (f && attempt) { record(f); } });
     $("mock-questions").addEventListener("input", function (e) { var f = e.target.closest("form.question"); if (f && attempt) { record(f); } });
     $("mock-questions").addEventListener("submit", function (e) { e.preventDefault(); });
     $("mock-begin").addEventListener("click", begin);
-    $("mock-finish").addEventListener("click", function () { finish(false); });
+    $("mock-finish").addEventListener("click", askFinish);
+    bindFinish(document.querySelector("dialog.finish-dialog"));
     var seed = new URLSearchParams(window.location.search).get("seed");
     if (seed) { $("mock-seed").value = seed; }
     history();

@@ -33,6 +33,8 @@
   }
   function showPlan(name, text) {
     var fitted = P.store.importText(text), merged = P.merge.plan(P.store.load(), fitted.doc);
+    var full = P.store.overQuota(merged.doc);  // refused before anything is written (it used to say Imported, storing nothing)
+    if (full) { throw new Error(full + "; nothing was changed."); }
     pending = {name: name, doc: merged.doc, report: merged.report};
     var list = $("import-plan-list");
     list.textContent = "";
@@ -50,7 +52,7 @@
   function confirmImport() {
     if (!pending) { return; }
     var r = pending.report;
-    P.store.save(pending.doc);
+    if (!P.store.save(pending.doc)) { closePlan("Not imported: the browser refused to store it (its storage is full or turned off); nothing was changed."); return; }
     closePlan("Imported " + pending.name + ": " + P.plural(r.added.length + r.replaced.length, "question") + " taken from the file, " +
               (r.newer.length + r.kept.length) + " kept from this browser.");
     totals();

@@ -211,9 +211,10 @@
       el.textContent = questionLine(P.own(doc.cards, id) ? doc.cards[id] : null, now);
     });
   }
-  /* On a reload the questions of a page show the learner's last answers (not in review: a review starts blank). */
+  /* On a reload the questions of a page show the learner's last answers (not in review: a review starts blank; nor in a
+     mock or its review, which show the attempt's answers). */
   function restore(doc) {
-    if (document.querySelector(".review-deck, .mock-bank")) { return; }
+    if (document.querySelector(".review-deck, .mock-bank, .mock-review-list")) { return; }
     each(document.querySelectorAll("form.question"), function (form) {
       var id = form.dataset.qid, c = P.own(doc.cards, id) ? doc.cards[id] : null;
       if (c && c.last) { showResponse(form, c.last.response); }

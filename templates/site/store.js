@@ -57,8 +57,25 @@
       return reconcile(doc).doc;
     } catch (e) { return empty(); }
   }
+  /* True when stored; false when the browser refused (storage off, or over its quota: then the stored copy is as it was). */
   function save(doc) {
-    try { window.localStorage.setItem(DATA.storageKey, JSON.stringify(doc)); } catch (e) { /* storage off: kept for this page only */ }
+    try { window.localStorage.setItem(DATA.storageKey, JSON.stringify(doc)); return true; } catch (e) { return false; /* kept for this page only */ }
+  }
+  /* Why `doc` cannot be stored whole, before anything is written: over what browsers keep for one site (about 5 million
+     characters in Chromium and Firefox, this site's other exams' progress included); null when it fits. */
+  var QUOTA_CHARS = 5000000;
+  function overQuota(doc) {
+    var size = JSON.stringify(doc).length + DATA.storageKey.length, others = 0;
+    try {
+      for (var i = 0; i < window.localStorage.length; i += 1) {
+        var key = window.localStorage.key(i);
+        if (key !== DATA.storageKey) { others += key.length + (window.localStorage.getItem(key) || "").length; }
+      }
+    } catch (e) { return "this browser does not let the site store anything"; }
+    if (size + others <= QUOTA_CHARS) { return null; }
+    var mb = function (n) { return (n / 1e6).toFixed(1) + " million characters"; };
+    return "the progress in it takes " + mb(size) + (others ? " (and the site's other progress " + mb(others) + ")" : "") +
+      ", more than the " + mb(QUOTA_CHARS) + " a browser keeps for a site";
   }
   function card(doc, id) {
     if (!own(doc.cards, id)) { doc.cards[id] = {hash: question(id).hash, fsrs: null, last: null, session: null}; }
@@ -108,7 +125,14 @@
     if (!doc || doc.format !== FORMAT) { throw new Error("This file is not an exam-prep progress export."); }
     if (doc.version !== DATA.progressVersion) { throw new Error("This file is progress format version " + doc.version + "; this site reads version " + DATA.progressVersion + "."); }
     if (doc.exam !== DATA.exam) { throw new Error("This file is progress on exam " + doc.exam + ", not " + DATA.exam + "."); }
+    checkProgress(doc);
     return reconcile(doc);
+  }
+
+  /* The published progress schema, before anything is kept (progress_check.js): one bad field would make every page throw. */
+  function checkProgress(doc) {
+    var problem = P.progressProblem ? P.progressProblem(doc) : "this page cannot check progress files";
+    if (problem) { throw new Error("This file does not follow the progress format: " + problem + "."); }
   }
 
   function exportText(doc, now) {
@@ -117,8 +141,11 @@
     return JSON.stringify(copy, null, 2) + "\n";
   }
 
+  /* A cell a spreadsheet opens as text: one that starts with = + - @ tab or CR gets a leading ' (OWASP's rule against CSV
+     injection: =HYPERLINK(...), +cmd|..., @SUM are never formulas), which `stats` takes off again (stats/csvfile.py). */
   function csvField(value) {
     var text = String(value);
+    if (/^[=+\-@\t\r']/.test(text)) { text = "'" + text; }  // and a leading ' itself: stats takes exactly one off
     return /[",\r\n]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
   }
   function csv(rows) { return rows.map(function (r) { return r.map(csvField).join(","); }).join("\r\n") + "\r\n"; }
@@ -155,6 +182,6 @@
   P.own = own;
   P.dict = dict;
   P.localDay = localDay;
-  P.store = {load: load, save: save, empty: empty, answer: answer, reveal: reveal, score: score, importText: importText,
+  P.store = {load: load, save: save, overQuota: overQuota, empty: empty, answer: answer, reveal: reveal, score: score, importText: importText,
              exportText: exportText, reviewLogCsv: reviewLogCsv, responsesCsv: responsesCsv, responseText: responseText};
 }());

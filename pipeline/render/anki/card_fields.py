@@ -20,12 +20,15 @@ _HOLE = "\ue000{}\ue001"
 _HOLE_RE = re.compile("\ue000(\\d+)\ue001")
 
 
+MATH = "anki"  # formulas as \(...\) and \[...\], which Anki's own MathJax typesets
+
+
 def inline_html(text: str) -> str:
-    return markdown.to_inline_html(text.strip())
+    return markdown.to_inline_html(text.strip(), math=MATH)
 
 
 def block_html(text: str) -> str:
-    return markdown.to_html(text.strip()).strip()
+    return markdown.to_html(text.strip(), math=MATH).strip()
 
 
 def point_html(text: str) -> str:
@@ -104,6 +107,11 @@ def masked_context_html(term: str, definition: str, *parts: str) -> str:
         out += [escape(text[at : match.start()]), _mention_html(escape(match[0]))]
         at = match.end()
     return "".join(out) + escape(text[at:])
+
+
+def report_html(url: str | None) -> str:
+    """The line under a question card's explanation that reports a bad item (exam.yaml's `feedback:`); none without it."""
+    return f'<p class="report"><a href="{escape(url)}">Report a problem with this question</a></p>' if url else ""
 
 
 def context_html(*parts: str) -> str:

@@ -13,8 +13,10 @@ from html import escape
 
 import genanki
 
+from pipeline.practice import term_cards
 from pipeline.render.anki import card_fields as f
-from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, NoteType, stable_id
+from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, TERM_ONE_WAY, NoteType, stable_id
+from pipeline.render.feedback import report_url
 from pipeline.render.support import holds, writable
 from pipeline.shapes.order import LETTERS
 from pipeline.shapes.parts import Pairs
@@ -45,6 +47,8 @@ class _Place:
     context: str
     vendor: str
     context_parts: tuple[str, ...] = ()  # plain: the exam code and the objective's heading
+    feedback: str | None = None  # exam.yaml's report address template ({id})
+    titles: tuple = ()  # what is shown with every card of the deck: its titles (pipeline/check/shown_with.py's Shown)
 
 
 def _tag_part(text: str) -> str:
@@ -64,7 +68,8 @@ def _place(view: ExamView, objective: ObjectiveView) -> _Place:
     parts = (exam.code, section.heading, objective.heading)
     deck = "::".join(_deck_part(p) for p in parts)
     tag = "::".join(_tag_part(p) for p in parts)
-    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading))
+    titles = term_cards.titles(objective.heading, section.heading, exam.code, exam.title)
+    return _Place(exam.id, deck, tag, f.context_html(exam.code, objective.heading), exam.vendor, (exam.code, objective.heading), exam.feedback, titles)
 
 
 def _tags(place: _Place, exam_code: str, *item_type: str) -> tuple[str, ...]:
@@ -76,10 +81,16 @@ def _guid(place: _Place, kind: str, key: str) -> str:
 
 
 def term_note(place: _Place, code: str, term: Term) -> DeckNote:
-    # the context line too: "6.3 Transfer learning for performance" would name the term a card asks for
+    """Both cards when the definition stands without the term; else only term -> definition (its own note
+    type), whose front shows the term anyway, so nothing is masked (pipeline/practice/term_cards.py)."""
+    guid, tags = _guid(place, "term", term.term.casefold()), _tags(place, code, "term")
+    if term_cards.one_way_reason(term, place.titles):
+        fields = (f.inline_html(term.term), f.block_html(term.definition), place.context, f.context_html(term.term))
+        return DeckNote(guid, TERM_ONE_WAY, fields, tags, place.deck)
+    # the front that asks for the term hides the asides that name it ("(LoRA)") and any mention in the context line
     context = f.masked_context_html(term.term, term.definition, *place.context_parts)
     fields = (f.inline_html(term.term), f.definition_html(term.term, term.definition), context, f.context_html(term.term))
-    return DeckNote(_guid(place, "term", term.term.casefold()), TERM, fields, _tags(place, code, "term"), place.deck)
+    return DeckNote(guid, TERM, fields, tags, place.deck)
 
 
 CARD_PAIRS = 4  # a matching card holds at most four pairs: more is a page to read, not a card to recall
@@ -90,7 +101,8 @@ def question_note(place: _Place, code: str, question: QuestionView, key: str | N
     context = f.context_html(*place.context_parts, "drill") if question.generated else place.context
     fields = (
         f.block_html(question.stem_md), f.instruction(question), f.options_html(question), f.answer_html(question),
-        f.model_answer_html(question), f.block_html(question.explanation_md), f.sources_html(question.citations),
+        f.model_answer_html(question), f.block_html(question.explanation_md) + f.report_html(report_url(place.feedback, question.id)),
+        f.sources_html(question.citations),
         context, f.context_html(key or question.id),
     )
     tags = _tags(place, code, "question", question.type) + ((_tags(place, code, "drill")[1],) if question.generated else ())
@@ -185,7 +197,7 @@ def notes_by_item(view: ExamView) -> dict[tuple[str, str], DeckNote]:
     for objective in view.objectives:
         place = _place(view, objective)
         found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)}
-        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if holds(q, f.WRITERS) is None}
+        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if not q.mock_only and holds(q, f.WRITERS) is None}
         found |= {("example", e.id): example_note(place, code, e) for e in objective.examples}
     return found
 

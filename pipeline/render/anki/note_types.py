@@ -54,6 +54,13 @@ TERM = NoteType(
     fields=("Term", "Definition", "Context", "Ref"),
     templates=(("Term to definition", "term-to-definition"), ("Definition to term", "definition-to-term")),
 )
+# A term whose definition does not stand without it (pipeline/practice/term_cards.py): its own note type,
+# so that the definition -> term card is never made (Anki makes a card per template of the note type)
+TERM_ONE_WAY = NoteType(
+    "term-one-way", 1, "term, one way",
+    fields=("Term", "Definition", "Context", "Ref"),
+    templates=(("Term to definition", "term-to-definition"),),
+)
 QUESTION = NoteType(
     "question", 1, "question",
     fields=("Stem", "Instruction", "Options", "Answer", "ModelAnswer", "Explanation", "Sources", "Context", "Ref"),
@@ -70,7 +77,7 @@ EXAMPLE = NoteType(
     fields=("Title", "Code", "Output", "Note", "Run", "Context", "Ref"),
     templates=(("What it prints", "example"),),
 )
-NOTE_TYPES = (TERM, QUESTION, CLOZE, EXAMPLE)
+NOTE_TYPES = (TERM, TERM_ONE_WAY, QUESTION, CLOZE, EXAMPLE)
 
 
 def _read(path: Path) -> str:

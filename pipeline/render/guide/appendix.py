@@ -105,11 +105,16 @@ def _chosen_generated(objective: ObjectiveView) -> list[QuestionView]:
     return firsts[:GENERATED_PER_OBJECTIVE]
 
 
-def practice_exam(view: ExamView, keep: Callable[[QuestionView], bool] = lambda q: True) -> list[ExamItem]:
-    """What each objective practises (authored and generated matching questions) and a few chosen generated
-    ones, shuffled across objectives by a hash of their ids (the same order in every build; an edit
-    elsewhere moves nothing), numbered 1..N. `keep` leaves out what the guide cannot print."""
-    pool = [(q, o) for o in view.objectives for q in (*o.practice, *_chosen_generated(o)) if keep(q)]
+def practice_exam(view: ExamView, keep: Callable[[QuestionView], bool] = lambda q: True, drills: bool = False) -> list[ExamItem]:
+    """The authored questions (those held out for mock exams too: the printed exam is a rehearsal like the site's
+    mock) and, with `drills` (exam.yaml's mock_exam.drills), the generated matching ones and a few chosen others,
+    shuffled across objectives by a hash of their ids (the same order in every build; an edit elsewhere moves
+    nothing), numbered 1..N. `keep` leaves out what the guide cannot print."""
+    def items(o: ObjectiveView) -> tuple[QuestionView, ...]:
+        generated = (*(q for q in o.practice if q.generated), *_chosen_generated(o)) if drills else ()
+        return (*o.questions, *generated)
+
+    pool = [(q, o) for o in view.objectives for q in items(o) if keep(q)]
     pool.sort(key=lambda pair: _mix_key(pair[0].id))
     points = {p.id for o in view.objectives for p in o.key_points}
     return [ExamItem(n, q, o, _review_anchor(q, o, points)) for n, (q, o) in enumerate(pool, start=1)]

@@ -84,7 +84,7 @@ def build_guide(ctx: RenderContext) -> Guide:
     return Guide(
         exam=view.exam,
         sections=view.sections,
-        practice=tuple(appendix.practice_exam(view, keep=lambda q: q.id in printable)),
+        practice=tuple(appendix.practice_exam(view, keep=lambda q: q.id in printable, drills=view.exam.mock_exam.drills)),
         lab_homes=appendix.first_labs(view),
         glossary=tuple(appendix.glossary(view)),
         references=tuple(reference_facts(r) for r in view.references),

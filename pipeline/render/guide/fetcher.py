@@ -2,8 +2,10 @@
 
 weasyprint fetches every stylesheet, image and font an HTML document names. The guide's HTML is
 built from source text, so the fetcher is the last line of defence: it serves files under
-`templates/` and refuses everything else (other local files, http(s), data: URIs), so that no
-source, however it got markup into the page, can make the PDF read a local file or reach the network.
+`templates/` and the formulas the pipeline itself drew this build (`pipeline.text.formulas.DRAWINGS`,
+data: addresses of SVG), and refuses everything else (other local files, http(s), any other data: URI),
+so that no source, however it got markup into the page, can make the PDF read a local file or reach the
+network.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from pipeline.paths import TEMPLATES
+from pipeline.text.formulas import DRAWINGS
 
 
 class RefusedFetch(ValueError):
@@ -28,6 +31,8 @@ class TemplateOnlyFetcher(URLFetcher):
         self.root = root.resolve()
 
     def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
+        if url in DRAWINGS:
+            return URLFetcherResponse(url, DRAWINGS[url], {"Content-Type": "image/svg+xml"})
         path = self.allowed_path(url)
         return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": _media_type(path)})
 

@@ -24,12 +24,15 @@ GUIDE_TEMPLATES = TEMPLATES / "guide"
 STYLESHEET = GUIDE_TEMPLATES / "guide.css"
 
 
+MATH = "svg"  # weasyprint has no MathML: formulas are typeset to SVG (pipeline/text/formulas.py)
+
+
 def markdown(text: str) -> Markup:
-    return Markup(to_html(text))  # safe by construction: pipeline/text/markdown.py escapes raw HTML
+    return Markup(to_html(text, math=MATH))  # safe by construction: pipeline/text/markdown.py escapes raw HTML
 
 
 def markdown_inline(text: str) -> Markup:
-    return Markup(to_inline_html(text))  # likewise
+    return Markup(to_inline_html(text, math=MATH))  # likewise
 
 
 @lru_cache(maxsize=1)

@@ -16,8 +16,9 @@ PDF is kept:
 3. the front matter again with every number known (when it came out longer or shorter than with the
    placeholders, everything is laid out again from there);
 4. the parts joined with pypdf (which keeps each part's named destinations), the footers ("Page N of M",
-   M known only now, laid out by weasyprint as M pages of footers alone) laid over the pages, the links
-   between chunks added, and one outline built from every chunk's headings, nested across chunks.
+   M known only now) written into each page's content stream with the font of one sample footer laid out
+   once (guide/footers.py), the links between chunks added, and one outline built from every chunk's
+   headings, nested across chunks.
 
 The peak is one chunk's layout (CHUNK_ITEMS) and the PDFs written so far.
 """
@@ -32,7 +33,7 @@ from markupsafe import Markup
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, Fit, FloatObject, NameObject, NumberObject, TextStringObject
 
-from pipeline.render.guide import chunks
+from pipeline.render.guide import chunks, footers
 from pipeline.render.guide.context import Guide
 from pipeline.render.guide.fetcher import TemplateOnlyFetcher
 from pipeline.render.guide.html import GUIDE_TEMPLATES, environment
@@ -40,7 +41,6 @@ from pipeline.render.guide.html import GUIDE_TEMPLATES, environment
 PLACEHOLDER = "000"  # a page number of typical width, where the front matter's numbers are not known yet
 PT = 0.75  # PDF points per CSS pixel
 LAYOUTS = 3  # layouts of the body before the front matter's page count must have settled
-FOOTERS_CSS = "@page { @top-left { content: none; } @top-right { content: none; } } div + div { break-before: page; }"
 
 
 @dataclass
@@ -94,13 +94,6 @@ def _lay_out(html: str, first_page: int, numbers: PageNumbers) -> Part:
     return Part(document.write_pdf(), len(document.pages), links, headings)
 
 
-def _footers(guide: Guide, pages: int) -> PdfReader:
-    """`pages` pages holding only their footers, "Page N of pages", in the guide's own style."""
-    html = (f'<!DOCTYPE html><html><head><link rel="stylesheet" href="guide.css"><style>@page {{ size: {guide.paper}; }}'
-            f"{FOOTERS_CSS}</style></head><body>" + "<div></div>" * pages + "</body></html>")
-    return PdfReader(io.BytesIO(_document(html).write_pdf()))
-
-
 def _link(rectangle: list[float], anchor: str) -> DictionaryObject:
     return DictionaryObject({
         NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Link"),
@@ -130,8 +123,7 @@ def _join(guide: Guide, parts: list[Part]) -> bytes:
             writer.add_metadata(reader.metadata)  # title, author, dates: the same in every part
         writer.append(reader, import_outline=False)
         headings.extend((offsets[-1] + page, *rest) for page, *rest in part.headings)
-    for page, footer in zip(writer.pages, _footers(guide, len(writer.pages)).pages, strict=True):
-        page.merge_page(footer)
+    footers.stamp(writer, footers.style(_document(footers.sample_html(guide.paper)).write_pdf()))
     for part, offset in zip(parts, offsets, strict=True):
         for page, anchor, rectangle in part.links:
             writer.add_annotation(offset + page, _link(rectangle, anchor))

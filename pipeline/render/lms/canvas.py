@@ -15,17 +15,22 @@ matching prompts and answers are plain text (Canvas shows them as such).
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from pipeline.render.lms import text as lms_text
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.qti21 import identifier
-from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title
+from pipeline.render.lms.text import item_title
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
+
+MATH = "mathml"  # formulas as MathML, which QTI 2.1 items may hold (pipeline/text/formulas.py)
+block_html, inline_html, feedback_html = (partial(f, math=MATH) for f in (lms_text.block_html, lms_text.inline_html, lms_text.feedback_html))
 
 if TYPE_CHECKING:
     from pipeline.render import RenderContext

@@ -15,15 +15,20 @@ the explanation and citations are a modal feedback shown after any response. Ord
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from pipeline.render.lms import text as lms_text
 from pipeline.render.lms.package import write_zip
-from pipeline.render.lms.text import block_html, feedback_html, inline_html, item_title
+from pipeline.render.lms.text import item_title
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.view.model import ExamView, QuestionView
+
+MATH = "mathml"  # formulas as MathML, which QTI 2.1 items may hold (pipeline/text/formulas.py)
+block_html, inline_html, feedback_html = (partial(f, math=MATH) for f in (lms_text.block_html, lms_text.inline_html, lms_text.feedback_html))
 
 if TYPE_CHECKING:
     from pipeline.render import RenderContext

@@ -1,6 +1,9 @@
 """Text for the LMS exports: Markdown to HTML with only http, https and mailto links, the feedback
 (explanation, then the citations behind it), and each format's escaping (CDATA, GIFT, plain text).
 
+Formulas take each format's form (`math=`): `tex`, `$$...$$`, for Moodle XML and GIFT (Moodle's TeX and
+MathJax filters typeset it), `mathml` for QTI 2.1 and Canvas (see pipeline/text/formulas.py).
+
 The HTML is the one safe subset of pipeline/text/markdown.py (raw HTML shows as text, no images, links only
 to absolute http(s) and mailto addresses: an LMS shows the page inside its own site, so a relative or
 odd-scheme link, ftp: or a course-relative path, stays text).
@@ -18,14 +21,14 @@ from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.model import QuestionView
 
 
-def block_html(text: str) -> str:
-    """Block Markdown (paragraphs, lists, fenced code) to HTML, without the trailing newline."""
-    return markdown.to_html(text).rstrip("\n")
+def block_html(text: str, math: str = "tex") -> str:
+    """Block Markdown (paragraphs, lists, fenced code, tables) to HTML, without the trailing newline."""
+    return markdown.to_html(text, math=math).rstrip("\n")
 
 
-def inline_html(text: str) -> str:
+def inline_html(text: str, math: str = "tex") -> str:
     """One paragraph of inline Markdown (an option, a matching prompt) to HTML without the <p>."""
-    return markdown.to_inline_html(text)
+    return markdown.to_inline_html(text, math=math)
 
 
 def citations_html(q: QuestionView) -> str:
@@ -40,15 +43,15 @@ def citations_html(q: QuestionView) -> str:
     return "<p>Sources:</p>\n<ul>\n" + "\n".join(items) + "\n</ul>"
 
 
-def feedback_html(q: QuestionView) -> str:
+def feedback_html(q: QuestionView, math: str = "tex") -> str:
     """The general feedback: the model answer of an essay, the explanation, then the citations.
 
     A fill-in's answer is left out: the LMS shows its accepted answer itself, and the explanation of a
     generated fill-in is the whole sentence with the gap filled."""
     parts = []
     essays = [p for p in q.parts if isinstance(p, Text) and not p.auto and p.model_answer_md]
-    parts += ["<p>Model answer:</p>\n" + block_html(p.model_answer_md or "") for p in essays]
-    parts.append(block_html(q.explanation_md))
+    parts += ["<p>Model answer:</p>\n" + block_html(p.model_answer_md or "", math) for p in essays]
+    parts.append(block_html(q.explanation_md, math))
     parts.append(citations_html(q))
     return "\n".join(p for p in parts if p)
 

@@ -30,6 +30,11 @@ def self_graded(q: QuestionView) -> bool:
     return any(part.shape == "text" and not part.auto for part in q.parts)
 
 
+def in_mock(q: QuestionView, drills: bool) -> bool:
+    """Whether the mock exam may draw the question: graded by the site, and authored unless drills are asked for."""
+    return not self_graded(q) and (drills or not q.generated)
+
+
 def answer_data(q: QuestionView) -> dict:
     """What the practice script needs to mark an answer: each part's grading rule (pipeline/shapes/grading.py),
     the one definition templates/site/grade.js applies; the page itself holds the explanation."""
@@ -41,14 +46,16 @@ def question_data(q: QuestionView, topics: list[str]) -> dict:
     return {
         "grade": answer_data(q), "hash": content_hash(q), "objective": q.objective, "section": q.section,
         "label": f"{q.objective} {q.label}", "page": f"{paths.objective_page(q.objective)}#{paths.question_anchor(q.id)}",
-        "topics": topics, "self": self_graded(q),
+        "topics": topics, "self": self_graded(q), "mockOnly": q.mock_only,
     }
 
 
 def exam_data(view: ExamView, held: frozenset[str] | None = None) -> dict:
-    """Everything the scripts read, for the questions the site shows (`held`: all when None)."""
+    """Everything the scripts read, for the questions the site shows (`held`: all when None). `order` and each
+    objective's `questions` are what practice shows (not those held out for mock exams, which only a mock asks)."""
     held = frozenset(q.id for q in view.questions) if held is None else held
     questions = [q for q in view.questions if q.id in held]
+    practice = [q.id for q in questions if not q.mock_only]
     topics = question_topics(view)
     mock = view.exam.mock_exam
     return {
@@ -58,9 +65,9 @@ def exam_data(view: ExamView, held: frozenset[str] | None = None) -> dict:
         "progressVersion": PROGRESS_VERSION,
         "grading": grading.site_data(),
         "questions": {q.id: question_data(q, topics[q.id]) for q in questions},
-        "order": [q.id for q in questions],
+        "order": practice,
         "objectives": {o.id: {"heading": o.heading, "section": o.section, "page": paths.objective_page(o.id),
-                              "questions": [q.id for q in (*o.questions, *o.generated) if q.id in held]} for o in view.objectives},
+                              "questions": [q.id for q in (*o.questions, *o.generated) if q.id in held and not q.mock_only]} for o in view.objectives},
         "sections": [{"number": s.number, "heading": s.heading, "weight": s.weight, "objectives": [o.id for o in s.objectives]}
                      for s in view.sections],
         "mock": {"questions": mock.questions, "minutes": mock.minutes, "pass": mock.pass_mark},

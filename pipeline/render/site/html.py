@@ -13,6 +13,7 @@ import jinja2
 from markupsafe import Markup
 
 from pipeline.paths import TEMPLATES
+from pipeline.render.feedback import report_url
 from pipeline.render.site import paths
 from pipeline.render.site.data import self_graded
 from pipeline.render.site.links import allowed, keep_allowed_links
@@ -31,9 +32,10 @@ def markdown(text: str) -> Markup:
 
 
 def focusable_tables(markup: str) -> str:
-    """A source's table scrolls sideways on a phone (site.css), so it takes the focus: a keyboard user can
-    scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable)."""
-    return markup.replace('<table class="data">', '<table class="data" tabindex="0">')
+    """A source's table or display formula scrolls sideways on a phone (site.css), so it takes the focus:
+    a keyboard user can scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable)."""
+    markup = markup.replace('<table class="data">', '<table class="data" tabindex="0">')
+    return markup.replace('<div class="formula display">', '<div class="formula display" tabindex="0">')
 
 
 def markdown_inline(text: str) -> Markup:
@@ -67,7 +69,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(markdown=markdown, inline=markdown_inline, strip_cloze=cloze.strip, plain=to_plain, link=_link,
                        safe_id=paths.safe)
-    env.globals.update(paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded)
+    env.globals.update(paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded, report_url=report_url)
     return env
 
 

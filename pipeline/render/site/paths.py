@@ -18,6 +18,7 @@ REFERENCES = "references.html"
 SEARCH = "search.html"
 REVIEW = "review.html"
 MOCK = "mock.html"
+MOCK_REVIEW = "mock-review.html"  # one attempt's review: ?attempt=<when it started>
 PROGRESS = "progress.html"
 ASSETS = "assets"
 

@@ -9,13 +9,15 @@ copied as they are).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.render import vendor
 from pipeline.render.site import data, paths
-from pipeline.render.site.data import self_graded
+from pipeline.render.site.data import in_mock
+from pipeline.render.site.facts import mock_facts
 from pipeline.render.site.html import SITE_TEMPLATES, render_page
 from pipeline.render.support import writable
 from pipeline.view.model import ExamView, ObjectiveView
@@ -27,7 +29,8 @@ if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this mo
 
 SITE_DIR = "site"
 # copied from templates/site/ into assets/: the style, and scripts of one idea each (see each file's head)
-STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "merge.js", "progress.js", "search.js")
+STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "mock-review.js", "merge.js", "progress.js",
+          "progress_check.js", "search.js")
 PROGRESS_SCHEMA = "progress.schema.json"  # the published schema of the progress export, beside the scripts
 # The shapes the site can ask: those with an input template and an answer template.
 SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (SITE_TEMPLATES / "shapes").glob("*.html.j2")
@@ -47,11 +50,20 @@ def glossary(view: ExamView) -> list[GlossaryEntry]:
     return sorted(entries, key=lambda e: e.term.casefold())
 
 
+def reading(view: ExamView) -> dict[str, str]:
+    """Question id -> where to read again what it tests: the first key point it names, on its objective's page,
+    else its objective's page (a mock attempt's review links there)."""
+    points = {p.id: f"{paths.objective_page(o.id)}#{paths.key_point_anchor(p.id)}" for o in view.objectives for p in o.key_points}
+    return {q.id: next((points[k] for k in q.key_points if k in points), paths.objective_page(q.objective)) for q in view.questions}
+
+
 def pages(view: ExamView, warnings: list[str] | None = None) -> dict[str, tuple[str, dict]]:
     """file name -> (template, values) for every page of the site; a question of a shape the site cannot ask
     is left out, with a line in `warnings`."""
-    held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", [] if warnings is None else warnings))
-    common = {"view": view, "exam": view.exam, "held": held}
+    shown = frozenset(q.id for q in writable(view.questions, SHAPES, "site", [] if warnings is None else warnings))
+    held = frozenset(q.id for q in view.questions if q.id in shown and not q.mock_only)  # what practice pages show
+    mock = [q for q in view.questions if q.id in shown and in_mock(q, view.exam.mock_exam.drills)]
+    common = {"view": view, "exam": view.exam, "held": held, "facts": mock_facts(view), "mock_only": sum(q.mock_only for q in mock)}
     result = {
         paths.INDEX: ("index.html.j2", {**common, "title": view.exam.title, "current": paths.INDEX}),
         paths.GLOSSARY: ("glossary.html.j2", {**common, "title": "Glossary", "current": paths.GLOSSARY, "entries": glossary(view)}),
@@ -61,7 +73,9 @@ def pages(view: ExamView, warnings: list[str] | None = None) -> dict[str, tuple[
         paths.REVIEW: ("review.html.j2", {**common, "title": "Review", "current": paths.REVIEW,
                                           "questions": [q for q in view.questions if q.id in held]}),
         paths.MOCK: ("mock.html.j2", {**common, "title": "Mock exam", "current": paths.MOCK,
-                                      "questions": [q for q in view.questions if q.id in held and not self_graded(q)]}),
+                                      "questions": mock}),
+        paths.MOCK_REVIEW: ("mock-review.html.j2", {**common, "title": "Mock exam review", "current": paths.MOCK, "questions": mock,
+                                                    "reading": reading(view)}),
         paths.PROGRESS: ("progress.html.j2", {**common, "title": "Your progress", "current": paths.PROGRESS,
                                               "progress_version": PROGRESS_VERSION}),
     }
@@ -88,7 +102,9 @@ def render(ctx: RenderContext) -> list[Path]:
     assets = root / paths.ASSETS
     written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
     written += [_write(assets / name, content) for name, content in vendor.files(vendor.TS_FSRS.name).items()]
-    written.append(_write(assets / PROGRESS_SCHEMA, schema_text(PROGRESS_SCHEMA, Progress)))
+    schema = schema_text(PROGRESS_SCHEMA, Progress)
+    written.append(_write(assets / PROGRESS_SCHEMA, schema))
+    written.append(_write(assets / "progress-schema.js", data.as_script("PROGRESS_SCHEMA", json.loads(schema))))  # an import is checked against it
     held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", []))  # the warnings were given with the pages
     written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view, held))))
     written.append(_write(assets / "search-index.js", data.as_script("SEARCH_INDEX", data.search_entries(view))))
