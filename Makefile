@@ -11,35 +11,36 @@ TEST_STAMP := $(VENV)/.installed-test-$(shell cat requirements.txt requirements-
 WHEELS := $(VENV)/wheels
 WHEEL_STAMP := $(WHEELS)/.made-$(shell cat requirements.txt requirements-test.txt | cksum | cut -d' ' -f1)
 ARGS   ?=
+# The pipeline as a target runs it: EXAM_PREP_RUN_BY=make makes its advice name the targets (`make examples ARGS=...`).
+RUN    := EXAM_PREP_RUN_BY=make $(PY) -m pipeline
 
-.PHONY: build test validate audit examples serve schema golden bench lint clean lock system-deps browser-deps sandbox-deps
+.PHONY: build test validate audit examples serve schema golden bench lint clean lock vendor system-deps browser-deps sandbox-deps
 
-# The study site ships ts-fsrs from npm (package.json pins it): the build copies it from node_modules/, so
-# `make build` runs `npm ci` first when node_modules/ is missing or stale (the registry is needed that once).
-build: $(STAMP) node_modules/.package-lock.json
-	$(PY) -m pipeline build $(ARGS)
+# The study site ships ts-fsrs, committed in pipeline/vendor/ (`make vendor`): building needs no npm.
+build: $(STAMP)
+	$(RUN) build $(ARGS)
 
 test: $(TEST_STAMP) browser-deps sandbox-deps $(WHEEL_STAMP)
 	$(PY) -m pytest $(ARGS)
 
 validate: $(STAMP)
-	$(PY) -m pipeline validate $(ARGS)
+	$(RUN) validate $(ARGS)
 
 audit: $(STAMP)
-	$(PY) -m pipeline audit $(ARGS)
+	$(RUN) audit $(ARGS)
 
 # Run every worked example in the sandbox and update sources/<exam>/examples.lock.json. The packages the
 # examples need (exam.yaml `examples.requirements`, e.g. torch) go into environments of their own under
 # build/examples/envs, never into .venv: `make test` needs none of them.
 examples: $(STAMP) sandbox-deps
-	$(PY) -m pipeline examples $(ARGS)
+	$(RUN) examples $(ARGS)
 
 serve: $(STAMP)
-	$(PY) -m pipeline serve $(ARGS)
+	$(RUN) serve $(ARGS)
 
 # Regenerate the committed JSON Schemas from the models (a test fails when they are stale).
 schema: $(STAMP)
-	$(PY) -m pipeline schema
+	$(RUN) schema
 
 # Rewrite the golden files in tests/golden/ from the current code; review the diff like code.
 golden: $(TEST_STAMP)
@@ -68,6 +69,13 @@ lock:
 	  echo '-r requirements.txt'; .lock-venv/bin/pip freeze | grep -vxFf .lock-runtime.txt; } > requirements-test.txt
 	rm -rf .lock-venv .lock-runtime.txt
 
+# After a new pin of ts-fsrs in package.json (and `npm install`): copy npm's files into pipeline/vendor/, the copy
+# the pipeline ships (tests/test_site_vendor.py checks they are the same bytes). Review the diff.
+vendor: node_modules/.package-lock.json
+	mkdir -p pipeline/vendor/ts-fsrs/dist
+	cp node_modules/ts-fsrs/package.json node_modules/ts-fsrs/LICENSE pipeline/vendor/ts-fsrs/
+	cp node_modules/ts-fsrs/dist/index.umd.js pipeline/vendor/ts-fsrs/dist/
+
 # weasyprint needs Pango and HarfBuzz-Subset from the system, the guide the DejaVu fonts; install what
 # is missing (Debian, as root). Nothing happens when all are there.
 SYSTEM_LIBS := libpangoft2-1.0.so.0 libharfbuzz-subset.so.0
@@ -80,17 +88,16 @@ system-deps:
 	  apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core; \
 	fi
 
-# Runtime only (the editable install needs node_modules/ first: the wheel carries ts-fsrs). A venv that has
-# the test tools already (TEST_STAMP) counts: make test, then make build, must
+# Runtime only. A venv that has the test tools already (TEST_STAMP) counts: make test, then make build, must
 # not uninstall anything.
-$(STAMP): requirements.txt pyproject.toml | node_modules/.package-lock.json
+$(STAMP): requirements.txt pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements.txt
 	$(PIP) --no-deps -e .
 	touch $@
 
-$(TEST_STAMP): requirements.txt requirements-test.txt pyproject.toml | node_modules/.package-lock.json
+$(TEST_STAMP): requirements.txt requirements-test.txt pyproject.toml
 	@$(MAKE) --no-print-directory system-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements-test.txt
@@ -114,7 +121,8 @@ sandbox-deps:
 	@command -v bwrap >/dev/null || { echo "installing Debian's bubblewrap"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null; }
 
-# The npm packages: ts-fsrs for the site (build), axe-core and gift-pegjs for the tests.
+# The npm packages: ts-fsrs for the site (committed in pipeline/vendor/; installed here so a test can compare the
+# two), axe-core and gift-pegjs for the tests.
 # npm ci rewrites node_modules/.package-lock.json: the stamp. Test for npm, not node: Debian's npm is a
 # package of its own, and must not be added beside a nodejs that bundles it.
 node_modules/.package-lock.json: package.json package-lock.json

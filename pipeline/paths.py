@@ -15,8 +15,7 @@ _IN_WHEEL = PACKAGE / "templates"
 TEMPLATES = _IN_WHEEL if _IN_WHEEL.is_dir() else ROOT / "templates"
 SCHEMAS = ROOT / "schema"  # the models and the JSON Schemas editors read (the `$schema=` line of each source)
 CODE_DIRS = (PACKAGE, SCHEMAS)
-# npm packages (package.json pins them; `npm ci` installs them). A wheel carries the shipped ones and the pins in
-# pipeline/vendor/ (pyproject.toml's force-include), so an installed pipeline builds the site without npm.
-_VENDOR = PACKAGE / "vendor"
-NODE_MODULES = _VENDOR / "node_modules" if _VENDOR.is_dir() else ROOT / "node_modules"
-PACKAGE_JSON = _VENDOR / "package.json" if _VENDOR.is_dir() else ROOT / "package.json"
+# npm packages an output ships to its readers (the site's ts-fsrs), committed inside the package at the version
+# package.json pins, byte for byte as npm installs them (tests/test_site_vendor.py compares them with node_modules/),
+# so a checkout and an installed wheel build the site without npm; `make vendor` refreshes them after a new pin.
+VENDOR = PACKAGE / "vendor"

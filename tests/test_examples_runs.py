@@ -102,7 +102,7 @@ def test_a_drifted_example_is_an_error_at_its_output_line_with_the_diff(run_cli,
     at = next(i for i, line in enumerate(result.lines) if "[example-drifted]" in line)
     assert result.lines[at] == (f"sources/demo/1-basics/1.1-counting.yaml:{line}:13: error: examples[1].output: example '1.1-sum' printed "
                                 f"something else at its last run ({DAY} with Python {Sandbox().python.version}); fix the code, or record "
-                                "what it prints now: `make examples ARGS=\"--example 1.1-sum --update\"` [example-drifted]")
+                                "what it prints now: `exam-prep examples --example 1.1-sum --update` [example-drifted]")
     assert result.lines[at + 1:at + 6] == ["    --- recorded", "    +++ actual", "    @@ -1 +1 @@", "    -3", "    +2"]
 
 
@@ -141,7 +141,7 @@ def test_never_run_is_a_warning_an_error_under_strict(run_cli, tmp_path):
     result = run_cli("validate", "--sources", "sources", "--today", DAY, cwd=tmp_path)
     line = line_of(tmp_path, "  - id: 1.1-hello") + 2
     expected = (f"sources/demo/1-basics/1.1-counting.yaml:{line}:11: warning: examples[0].code: example '1.1-hello' has never been run; "
-                "run `make examples` to run it and record the result [example-not-run]")
+                "run `exam-prep examples` to run it and record the result [example-not-run]")
     assert result.code == 0 and expected in result.lines
     strict = run_cli("validate", "--sources", "sources", "--today", DAY, "--strict", cwd=tmp_path)
     assert strict.code == 1 and expected.replace(": warning: ", ": error: ") in strict.lines

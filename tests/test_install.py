@@ -1,14 +1,17 @@
-"""The package as an author gets it: `pip install PATH` into a fresh venv outside the repository, then the
-installed command from a content folder: new exam, new objective, validate, build --only guide, serve.
+"""The package as an author gets it: `pip install PATH` into a fresh venv outside the repository, from a copy
+of the project as a fresh clone has it (no node_modules/, no npm on PATH), then the installed command from a
+content folder: new exam, new objective, validate, build --only guide, serve.
 
 pip installs offline from the wheels `make test` gathers in .venv/wheels (every pinned package and the build
-backend), so the test touches no network. Also: a Python without the dependencies gets one line, exit 2.
+backend), so the test touches no network. Also: a copy missing a file the wheel carries fails the install in
+one line saying what to do; a Python without the dependencies gets one line, exit 2.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import urllib.request
@@ -21,24 +24,55 @@ from tests.servekit import Serving
 from tests.sitekit import missing
 
 WHEELS = ROOT / ".venv" / "wheels"
+NOT_IN_A_CLONE = shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "__pycache__", ".pytest_cache", ".ruff_cache", "tmp")
 
 
-def _run(*args: str | Path, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+def _run(*args: str | Path, cwd: Path, timeout: float = 600, path: str | None = None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "SOURCE_DATE_EPOCH")}
+    if path is not None:
+        env["PATH"] = path
     return subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _fresh_venv(where: Path) -> Path:
+    if not any(WHEELS.glob("*.whl")):
+        missing(f"{WHEELS} holds no wheels: `make test` gathers them")
+    venv = where / "venv"
+    made = _run(sys.executable, "-m", "venv", venv, cwd=where)
+    assert made.returncode == 0, made.stderr
+    return venv
+
+
+def _pip_install(venv: Path, project: Path) -> subprocess.CompletedProcess:
+    """`pip install --no-index --find-links WHEELS .` in `project`, with only the venv's bin/ on PATH (no npm)."""
+    path = str(venv / "bin")
+    assert shutil.which("npm", path=path) is None and shutil.which("node", path=path) is None
+    return _run(venv / "bin" / "pip", "install", "-q", "--no-index", "--find-links", WHEELS, ".", cwd=project, timeout=900, path=path)
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
-    """A fresh venv with the pipeline installed from the checkout; its bin/ folder."""
-    if not any(WHEELS.glob("*.whl")):
-        missing(f"{WHEELS} holds no wheels: `make test` gathers them")
-    venv = tmp_path_factory.mktemp("fresh") / "venv"
-    made = _run(sys.executable, "-m", "venv", venv, cwd=venv.parent)
-    assert made.returncode == 0, made.stderr
-    done = _run(venv / "bin" / "pip", "install", "-q", "--no-index", "--find-links", WHEELS, ROOT, cwd=venv.parent, timeout=900)
+    """A fresh venv with the pipeline installed from a copy of the project as a fresh clone has it; its bin/ folder."""
+    where = tmp_path_factory.mktemp("fresh")
+    clone = where / "clone"
+    shutil.copytree(ROOT, clone, ignore=NOT_IN_A_CLONE, symlinks=True)
+    assert not (clone / "node_modules").exists() and (clone / "pipeline" / "vendor" / "ts-fsrs" / "dist" / "index.umd.js").is_file()
+    venv = _fresh_venv(where)
+    done = _pip_install(venv, clone)
     assert done.returncode == 0, done.stdout + done.stderr
     return venv / "bin"
+
+
+def test_a_copy_missing_a_file_the_wheel_carries_fails_in_one_line_saying_what_to_do(tmp_path):
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT, clone, ignore=shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "__pycache__", "tests", "sources"))
+    (clone / "pipeline" / "vendor" / "ts-fsrs" / "LICENSE").unlink()
+    done = _pip_install(_fresh_venv(tmp_path), clone)
+    assert done.returncode != 0
+    lines = [line.strip() for line in (done.stdout + done.stderr).splitlines() if "the wheel needs" in line]
+    assert lines == [f"error: the wheel needs pipeline/vendor/ts-fsrs/LICENSE, missing from {clone}: restore it "
+                     "(`git checkout -- .` in a clone, or download the project again)"]
+    assert "Traceback" not in done.stdout + done.stderr
 
 
 def test_a_fresh_install_runs_the_authors_sequence_from_a_content_folder(installed, tmp_path):

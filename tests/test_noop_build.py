@@ -34,7 +34,6 @@ def project(tmp_path_factory) -> Path:
         shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
     for pinned in ("requirements.txt", "package.json", "package-lock.json"):
         shutil.copy(ROOT / pinned, root / pinned)
-    (root / "node_modules").symlink_to(ROOT / "node_modules")  # the npm packages the site ships (make test installs them)
     shutil.copytree(FULL, root / "sources")
     return root
 

@@ -278,8 +278,11 @@ def _learner_reimports(tmp_path: Path, first: Path, second: Path, review: bool =
 
 
 def _later(path: Path, seconds: int = 100) -> None:
-    """The file looks edited `seconds` later (a checkout, a save without change): newer, same content."""
-    stamp = path.stat().st_mtime + seconds
+    """The file looks edited `seconds` after the newest file of its exam (a checkout, a save without change): newer,
+    same content. After the newest, not after its own time: a fixture file edited since the checkout (a lock) is
+    newer than the objectives, and the package would keep its time."""
+    exam = next(folder for folder in path.parents if (folder / "exam.yaml").is_file())
+    stamp = max(f.stat().st_mtime for f in exam.rglob("*") if f.is_file()) + seconds
     os.utime(path, (stamp, stamp))
 
 

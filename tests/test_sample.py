@@ -65,7 +65,7 @@ def test_sample_validates_without_errors_and_warns_only_for_unchecked_quotes_and
     assert result.code == 0
     assert [line for line in result.lines if ": error: " in line] == []
     unchecked = "quote not checked against its page yet; run `exam-prep audit` where the page can be reached [citation-unchecked]"
-    never_run = "has never been run; run `make examples` to run it and record the result [example-not-run]"
+    never_run = "has never been run; run `exam-prep examples` to run it and record the result [example-not-run]"
     # the frozen copy predates the lints that read what is shown with an item: they find what the live
     # sample has since fixed (two cloze marks whose answer their objective's title shows)
     lint_lines = [line for line in result.lines if line.endswith(LATER_LINTS)]

@@ -1,5 +1,6 @@
-"""The site ships ts-fsrs from node_modules/ (pinned in package.json): copied as it is, its licence beside it; a missing
-or different package stops the build with exit 2 and says what to run; a new version of it rebuilds the site only."""
+"""The site ships ts-fsrs from pipeline/vendor/ (committed, so neither `pip install .` nor the build needs npm):
+the committed files are npm's bytes at the version package.json pins, copied as they are with the licence beside
+them; a missing file stops the build with exit 2 and says what to do; a new version rebuilds the site only."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from pipeline import build
-from pipeline.paths import NODE_MODULES, PACKAGE_JSON
+from pipeline.paths import ROOT, VENDOR
 from pipeline.render import RENDERERS, vendor
 from tests.conftest import FIXTURES, TODAY, write_found_lock
+from tests.sitekit import missing
 
-PINNED = json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))["dependencies"]["ts-fsrs"]
+PINNED = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]["ts-fsrs"]
+NPM = ROOT / "node_modules" / "ts-fsrs"  # what `npm ci` installed from package-lock.json (make test runs it)
 
 
 @pytest.fixture
@@ -28,11 +31,11 @@ def sources(tmp_path) -> Path:
 
 
 @pytest.fixture
-def modules(tmp_path, monkeypatch) -> Path:
-    """A copy of node_modules/ts-fsrs the build reads instead of the real one."""
-    copy = tmp_path / "node_modules"
-    shutil.copytree(NODE_MODULES / "ts-fsrs", copy / "ts-fsrs")
-    monkeypatch.setattr(vendor, "NODE_MODULES", copy)
+def committed(tmp_path, monkeypatch) -> Path:
+    """A copy of pipeline/vendor/ the build reads instead of the real one."""
+    copy = tmp_path / "vendor"
+    shutil.copytree(VENDOR, copy)
+    monkeypatch.setattr(vendor, "VENDOR", copy)
     monkeypatch.setattr(build, "RENDERERS", {name: RENDERERS[name] for name in ("bank", "site")})
     return copy
 
@@ -41,33 +44,39 @@ def _build(sources: Path, out: Path, run_cli) -> object:
     return run_cli("build", "--sources", str(sources), "--out", str(out), "--today", TODAY)
 
 
-def test_the_pinned_ts_fsrs_is_shipped_as_it_is_with_its_licence(sources, modules, run_cli, tmp_path):
+def test_the_committed_ts_fsrs_is_npms_package_at_the_pinned_version_byte_for_byte():
+    if not (NPM / "package.json").is_file():
+        missing(f"{NPM} is missing: `make test` runs `npm ci`")
+    assert json.loads((NPM / "package.json").read_text(encoding="utf-8"))["version"] == PINNED  # npm ci installed the pin
+    assert json.loads((VENDOR / "ts-fsrs" / "package.json").read_text(encoding="utf-8"))["version"] == PINNED
+    compared = vendor.COMMITTED["ts-fsrs"]
+    assert set(compared) == {"package.json", "dist/index.umd.js", "LICENSE"}
+    for inner in compared:
+        assert (VENDOR / "ts-fsrs" / inner).read_bytes() == (NPM / inner).read_bytes(), f"{inner} differs from npm's: run `make vendor`"
+
+
+def test_the_committed_ts_fsrs_is_shipped_as_it_is_with_its_licence(sources, committed, run_cli, tmp_path):
     assert _build(sources, tmp_path / "out", run_cli).code == 0
     assets = tmp_path / "out" / "demo" / "site" / "assets"
-    assert (assets / "ts-fsrs.js").read_bytes() == (modules / "ts-fsrs" / "dist" / "index.umd.js").read_bytes()
+    assert (assets / "ts-fsrs.js").read_bytes() == (committed / "ts-fsrs" / "dist" / "index.umd.js").read_bytes()
+    assert (assets / "ts-fsrs.LICENSE.txt").read_bytes() == (committed / "ts-fsrs" / "LICENSE").read_bytes()
     assert "MIT License" in (assets / "ts-fsrs.LICENSE.txt").read_text(encoding="utf-8")
-    assert json.loads((modules / "ts-fsrs" / "package.json").read_text(encoding="utf-8"))["version"] == PINNED
 
 
-def test_a_missing_ts_fsrs_stops_the_build_and_says_what_to_run(sources, modules, run_cli, tmp_path):
-    shutil.rmtree(modules / "ts-fsrs")
+def test_a_missing_ts_fsrs_file_stops_the_build_and_says_what_to_do(sources, committed, run_cli, tmp_path):
+    (committed / "ts-fsrs" / "dist" / "index.umd.js").unlink()
     run = _build(sources, tmp_path / "out", run_cli)
     assert run.code == 2
-    assert f"error: the study site needs ts-fsrs {PINNED} from npm, and {modules / 'ts-fsrs'} is missing: run `npm ci`" in run.err + run.out
-    assert "`make build` does" in run.err + run.out and not (tmp_path / "out" / "demo").exists()
+    line = (run.err + run.out).splitlines()[-1]
+    assert line == (f"error: {committed / 'ts-fsrs' / 'dist' / 'index.umd.js'} is missing, the installation is incomplete: reinstall the "
+                    "pipeline (`pip install --force-reinstall exam-prep-pipeline`, or `git checkout pipeline/vendor` in a checkout)")
+    assert "npm" not in line.replace("exam-prep-pipeline", "") and not (tmp_path / "out" / "demo").exists()
 
 
-def test_another_version_of_ts_fsrs_stops_the_build(sources, modules, run_cli, tmp_path):
-    meta = modules / "ts-fsrs" / "package.json"
-    meta.write_text(json.dumps({**json.loads(meta.read_text(encoding="utf-8")), "version": "0.0.1"}), encoding="utf-8")
-    run = _build(sources, tmp_path / "out", run_cli)
-    assert run.code == 2 and f"is version 0.0.1, package.json pins {PINNED}: run `npm ci`" in run.err + run.out
-
-
-def test_a_changed_ts_fsrs_rebuilds_the_site_and_nothing_else(sources, modules, run_cli, tmp_path):
+def test_a_changed_ts_fsrs_rebuilds_the_site_and_nothing_else(sources, committed, run_cli, tmp_path):
     out = tmp_path / "out"
     assert _build(sources, out, run_cli).code == 0
-    script = modules / "ts-fsrs" / "dist" / "index.umd.js"
+    script = committed / "ts-fsrs" / "dist" / "index.umd.js"
     script.write_bytes(script.read_bytes() + b"\n// patched\n")
     run = _build(sources, out, run_cli)
     written = [line for line in (run.out + run.err).splitlines() if line.startswith("wrote ")]

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.prog import prog
+from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from schema.citation_status import Status
@@ -32,14 +32,14 @@ from schema.fields import PARAGRAPH, _absolute_http_url
 LOCK_NAME = "citations.lock.json"
 UNCHECKED = Status.UNCHECKED
 FORMAT = 1
-ABOUT = "Written by `python -m pipeline audit` (make audit): one entry per cited (url, quote). Commit it; do not edit it by hand."
+ABOUT = f"Written by `{COMMAND} audit`: one entry per cited (url, quote). Commit it; do not edit it by hand."
 
 
 class LockError(UsageError):
     """The lock file exists but cannot be read: a machine-written file is broken, not the content (exit 2)."""
 
     def __init__(self, path: Path, reason: str, line: int = 1, col: int = 1) -> None:
-        super().__init__(f"{path}:{line}:{col}: error: the citation lock cannot be read ({reason}); restore it from git or run `{prog()} audit`")
+        super().__init__(f"{path}:{line}:{col}: error: the citation lock cannot be read ({reason}); restore it from git or run `{command('audit')}`")
         self.path, self.reason, self.line, self.col = path, reason, line, col
 
 

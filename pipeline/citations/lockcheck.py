@@ -16,11 +16,11 @@ from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
 from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
-from pipeline.prog import prog
+from pipeline.prog import command
 
 
 def _run_audit() -> str:
-    return f"run `{prog()} audit` where the page can be reached"
+    return f"run `{command('audit')}` where the page can be reached"
 SHOWN = 200  # characters of a closest passage shown in a message
 
 
@@ -41,7 +41,7 @@ def problem(entry: LockEntry, today: dt.date, max_age_days: int | None) -> tuple
     if entry.status == Status.ARCHIVED:
         return "warning", f"the cited page is gone or changed, but an archived copy of {entry.archive_date} holds the quote ({entry.archive_url}); cite where the text lives now", "citation-archived"
     if entry.status == Status.MOVED:
-        return "warning", f"the cited page moved to {entry.moved_to} (a permanent redirect, audit of {when}); run `{prog()} audit --fix-moves` or change the address", "citation-moved"
+        return "warning", f"the cited page moved to {entry.moved_to} (a permanent redirect, audit of {when}); run `{command('audit', '--fix-moves')}` or change the address", "citation-moved"
     if entry.status == Status.DRIFTED:
         return "error", f"quote not on the page at the last audit ({when}); closest passage ({entry.score or 0:.0%} alike): \"{shorten(entry.closest or '')}\"; quote the page's words or cite where they are", "citation-drifted"
     if entry.status == Status.MISSING:

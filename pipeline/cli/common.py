@@ -12,7 +12,7 @@ from pipeline import config
 from pipeline.cli import say
 from pipeline.diagnostics import Diagnostic, Report, Severity
 from pipeline.position import Position
-from pipeline.prog import prog
+from pipeline.prog import command
 from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 
@@ -41,7 +41,7 @@ def _grouped(check: ExamCheck) -> list[Diagnostic]:
         return check.report.items
     lock = check.folder / "citations.lock.json"
     where = lock if lock.is_file() else (check.content.exam_file.path if check.content else unchecked[0].path)
-    message = (f"{len(unchecked)} quotes not checked against their pages yet; run `{prog()} audit --exam {check.name}` "
+    message = (f"{len(unchecked)} quotes not checked against their pages yet; run `{command('audit', '--exam', check.name)}` "
                "where the pages can be reached (-v lists each)")
     rest = [d for d in check.report.items if d not in unchecked]
     return [*rest, Diagnostic(where, Position(1, 1), Severity.WARNING, message, UNCHECKED)]

@@ -20,7 +20,7 @@ from pipeline.errors import PipelineError
 from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import SCHEMAS, TEMPLATES
-from pipeline.prog import prog
+from pipeline.prog import command, prog
 from pipeline.text.slug import slug
 from pipeline.today import resolve_today
 
@@ -60,7 +60,7 @@ def new_exam(args: argparse.Namespace) -> int:
         print(f"error: {folder} already exists; nothing written", file=sys.stderr)
         return 1
     _write(folder / EXAM_FILE, "exam", exam_id=args.exam_id, code=args.exam_id.upper(), today=resolve_today(args.today).isoformat())
-    print(f"next: fill in {folder / EXAM_FILE}, then `{prog()} new objective {args.exam_id} 1.1 \"TITLE\"`", file=sys.stderr)
+    print(f"next: fill in {folder / EXAM_FILE}, then `{command('new', 'objective', args.exam_id, '1.1')} \"TITLE\"`", file=sys.stderr)
     return 0
 
 
@@ -70,7 +70,7 @@ def _sections(folder: Path) -> dict[int, str]:
     try:
         data = load_yaml(path).data
     except PipelineError as exc:
-        raise PipelineError(f"error: {os.path.relpath(path)} cannot be read ({exc}); fix it first (`{prog()} validate` says where)") from None
+        raise PipelineError(f"error: {os.path.relpath(path)} cannot be read ({exc}); fix it first (`{command('validate')}` says where)") from None
     sections = data.get("sections") if isinstance(data, dict) else None
     return {s["number"]: str(s.get("title", "")) for s in sections or [] if isinstance(s, dict) and isinstance(s.get("number"), int)}
 
@@ -99,7 +99,7 @@ def _section_folder(folder: Path, section: int, title: str) -> str:
 def new_objective(args: argparse.Namespace) -> int:
     folder = args.sources / args.exam_id
     if exam_path(folder) is None:
-        raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `{prog()} new exam {args.exam_id}` first")
+        raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `{command('new', 'exam', args.exam_id)}` first")
     if not NUMBER.match(args.number):
         raise PipelineError(f"error: objective number {args.number!r}: expected SECTION.NUMBER, e.g. 1.2")
     section, sections = int(args.number.split(".")[0]), _sections(folder)

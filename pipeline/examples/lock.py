@@ -22,6 +22,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from pipeline.errors import UsageError
+from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from schema.example_status import ExampleStatus
@@ -29,14 +30,14 @@ from schema.models import Example
 
 LOCK_NAME = "examples.lock.json"
 FORMAT = 1
-ABOUT = "Written by `python -m pipeline examples` (make examples): one entry per worked example. Commit it; do not edit it by hand."
+ABOUT = f"Written by `{COMMAND} examples`: one entry per worked example. Commit it; do not edit it by hand."
 
 
 class ExamplesLockError(UsageError):
     """The lock exists but cannot be read: a broken machine-written file, not content (exit 2)."""
 
     def __init__(self, path: Path, reason: str, line: int = 1, col: int = 1) -> None:
-        super().__init__(f"{path}:{line}:{col}: error: the examples lock cannot be read ({reason}); restore it from git or run `make examples`")
+        super().__init__(f"{path}:{line}:{col}: error: the examples lock cannot be read ({reason}); restore it from git or run `{command('examples')}`")
 
 
 def example_hash(example: Example, requirements: tuple[str, ...]) -> str:

@@ -17,10 +17,9 @@ from pipeline.examples.requirements import exam_requirements, read_requirements_
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
 from pipeline.position import Position
+from pipeline.prog import command
 from schema.example_status import ExampleStatus
 from schema.models import Example
-
-RUN = "run `make examples`"
 
 
 def _ran(entry: LockEntry) -> str:
@@ -33,18 +32,18 @@ def problem(entry: LockEntry, example: Example, current_hash: str) -> tuple[str,
     """(severity, field, message, code, details) for one example's lock entry, or None when all is well."""
     example_id = example.id
     if entry.status is ExampleStatus.NOT_RUN and entry.hash is None:
-        return "warning", ("code",), f"example '{example_id}' has never been run; {RUN} to run it and record the result", "example-not-run", ""
+        return "warning", ("code",), f"example '{example_id}' has never been run; run `{command('examples')}` to run it and record the result", "example-not-run", ""
     if entry.hash != current_hash:
-        return "warning", ("code",), f"example '{example_id}' changed since its last run ({entry.ran or 'never run'}); {RUN} to run it again", "example-not-run", ""
+        return "warning", ("code",), f"example '{example_id}' changed since its last run ({entry.ran or 'never run'}); run `{command('examples')}` to run it again", "example-not-run", ""
     if entry.status is ExampleStatus.DRIFTED:
-        fix = f"fix the code, or record what it prints now: `make examples ARGS=\"--example {example_id} --update\"`"
+        fix = f"fix the code, or record what it prints now: `{command('examples', '--example', example_id, '--update')}`"
         return "error", ("output",), f"example '{example_id}' printed something else {_ran(entry)}; {fix}", "example-drifted", unified_diff(example.output, entry.actual or "")
     if entry.status is ExampleStatus.FAILED:
         return "error", ("code",), f"example '{example_id}' failed {_ran(entry)}: {entry.detail or 'failed'}", "example-failed", entry.stderr or ""
     if entry.status is ExampleStatus.TIMEOUT:
         return "error", ("code",), f"example '{example_id}' timed out {_ran(entry)}: {entry.detail}; make it faster or raise its `timeout`", "example-timeout", ""
     if entry.status is ExampleStatus.NEEDS_DEVICE:
-        return "warning", ("device",), f"example '{example_id}' was not run: {entry.detail}; {RUN} where one is present", "example-needs-device", ""
+        return "warning", ("device",), f"example '{example_id}' was not run: {entry.detail}; run `{command('examples')}` where one is present", "example-needs-device", ""
     if entry.status is ExampleStatus.NOT_RUN:
         return "warning", ("code",), f"example '{example_id}' was not run: {entry.detail or 'never run'}", "example-not-run", ""
     return None

@@ -22,7 +22,7 @@ from pipeline.load.limits import outside_sources
 from pipeline.load.repair import repaired
 from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
-from pipeline.prog import prog
+from pipeline.prog import command
 from pipeline.questions import QUESTION, TYPES
 from pipeline.text.messages import describe
 from schema.models import Exam, Objective
@@ -53,7 +53,7 @@ def exam_folders(sources: Path) -> list[Path]:
     folders = sorted(p for p in sources.iterdir() if p.is_dir() and not p.name.startswith(".")
                      and (outside_sources(p, sources) or exam_path(p) or _yaml_files(p)))  # a link out: listed, never read
     if not folders:
-        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{prog()} new exam ID` writes one)")
+        raise SourcesNotFound(f"error: no exam found in '{sources}': expected {sources}/<exam>/{EXAM_FILE} (`{command('new', 'exam', 'ID')}` writes one)")
     return folders
 
 
@@ -145,7 +145,7 @@ def load_exam_file(folder: Path, report: Report) -> ExamFile | None:
     if path is None:
         first = objective_paths(folder)[0]
         report.error(first, Position(1, 1), f"objective files but no exam file in {folder.name}/: add {folder.name}/{EXAM_FILE} "
-                     f"(`{prog()} new exam ID` writes one)", "exam-missing")
+                     f"(`{command('new', 'exam', 'ID')}` writes one)", "exam-missing")
         return None
     if all((folder / name).is_file() for name in EXAM_FILES):
         report.error(folder / EXAM_FILES[1], Position(1, 1), f"two exam files in {folder.name}/ ({' and '.join(EXAM_FILES)}); keep one", "exam-twice")
@@ -164,7 +164,7 @@ def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) ->
     paths = objective_paths(folder)
     if not paths and exam_file is not None:
         report.error(exam_file.path, Position(1, 1), f"exam '{exam_file.exam.id}' has no objective files; add one "
-                     f"(`{prog()} new objective {exam_file.exam.id} NUMBER TITLE` writes one)", "exam-empty")
+                     f"(`{command('new', 'objective', exam_file.exam.id, 'NUMBER', 'TITLE')}` writes one)", "exam-empty")
     for path in paths:
         doc, objective = _validate(path, Objective, report, folder.parent)
         if objective is not None:

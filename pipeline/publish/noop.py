@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pipeline.paths import CODE_DIRS, NODE_MODULES, PACKAGE_JSON, ROOT, TEMPLATES
+from pipeline.paths import CODE_DIRS, ROOT, TEMPLATES, VENDOR
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from pipeline.publish.generations import FOLDER, RECORDS, leftovers
@@ -89,16 +89,11 @@ def fingerprint(sources: Path, settings: dict[str, Any]) -> str | None:
 
 
 def _shipped() -> list[Path]:
-    """The installed npm packages outputs ship to readers (package.json's `dependencies`, e.g. the site's
-    ts-fsrs): their bytes are an output's inputs. Where pipeline.render.vendor reads them, when it is loaded
-    (a test points it elsewhere), else node_modules/."""
+    """The npm packages outputs ship to readers (the site's ts-fsrs): their bytes are an output's inputs. Where
+    pipeline.render.vendor reads them, when it is loaded (a test points it elsewhere), else pipeline/vendor/."""
     vendor = sys.modules.get("pipeline.render.vendor")
-    modules = vendor.NODE_MODULES if vendor else NODE_MODULES
-    try:
-        names = json.loads(PACKAGE_JSON.read_text(encoding="utf-8")).get("dependencies", {})
-    except (OSError, ValueError):
-        return []
-    return [modules / name for name in sorted(names) if (modules / name).is_dir()]
+    folder = vendor.VENDOR if vendor else VENDOR
+    return sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
 
 
 @contextlib.contextmanager

@@ -1,19 +1,19 @@
-"""npm packages an output ships to its readers, copied from `node_modules/` (the study site's FSRS scheduler).
+"""npm packages an output ships to its readers (the study site's FSRS scheduler), from `pipeline/vendor/`.
 
-The packages are pinned in package.json and package-lock.json and installed by `npm ci` (`make build` and
-`make test` run it). The build itself never touches the network: it copies the installed files, after
-checking that they are the pinned version, and a missing or different package is an environment error
-(exit 2) saying what to run. Their bytes are part of the output's inputs, so a new version rebuilds it.
+The files are committed inside the package, byte for byte as npm installs them at the version package.json pins
+(a test compares them with `node_modules/` after `npm ci`; `make vendor` copies them again after a new pin), so
+`pip install .` and the build need neither npm nor the network. A missing file is a broken installation: an
+environment error (exit 2) saying to reinstall. Their bytes are part of the output's inputs, so a new version
+rebuilds it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 
 from pipeline.errors import UsageError
-from pipeline.paths import NODE_MODULES, PACKAGE_JSON
+from pipeline.paths import VENDOR
 
 
 @dataclass(frozen=True)
@@ -28,31 +28,19 @@ class Package:
 # licence travels with it.
 TS_FSRS = Package("ts-fsrs", {"ts-fsrs.js": "dist/index.umd.js", "ts-fsrs.LICENSE.txt": "LICENSE"})
 PACKAGES = {p.name: p for p in (TS_FSRS,)}
-
-
-def pinned(name: str) -> str:
-    """The version package.json pins for `name`."""
-    try:
-        return json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))["dependencies"][name]
-    except (OSError, ValueError, KeyError) as error:
-        raise UsageError(f"error: {PACKAGE_JSON}: no pinned version of {name} ({error}); restore package.json from git") from None
+# Every file committed per package (what `make vendor` copies and the test compares): the shipped ones and the
+# package's own package.json, which records the version.
+COMMITTED = {name: ("package.json", *package.files.values()) for name, package in PACKAGES.items()}
 
 
 def files(name: str) -> dict[str, bytes]:
-    """Output name -> bytes of the installed, pinned package's files; a UsageError saying what to run otherwise."""
-    package, version = PACKAGES[name], pinned(name)
-    folder = NODE_MODULES / name
-    fix = f"run `npm ci` in {PACKAGE_JSON.parent} (`make build` does; it needs the npm registry once, then nothing)"
+    """Output name -> bytes of the package's committed files; a UsageError saying what to do when one is missing."""
+    folder = VENDOR / name
     try:
-        installed = json.loads((folder / "package.json").read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError):
-        raise UsageError(f"error: the study site needs {name} {version} from npm, and {folder} is missing: {fix}") from None
-    if installed != version:
-        raise UsageError(f"error: {folder} is version {installed}, package.json pins {version}: {fix}")
-    try:
-        return {out: (folder / inner).read_bytes() for out, inner in package.files.items()}
+        return {out: (folder / inner).read_bytes() for out, inner in PACKAGES[name].files.items()}
     except OSError as error:
-        raise UsageError(f"error: {name} {version} in {folder} is incomplete ({error.filename} unreadable): {fix}") from None
+        raise UsageError(f"error: {error.filename} is missing, the installation is incomplete: reinstall the pipeline "
+                         "(`pip install --force-reinstall exam-prep-pipeline`, or `git checkout pipeline/vendor` in a checkout)") from None
 
 
 def digest(names: tuple[str, ...]) -> str:

@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.errors import UsageError
+from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 
@@ -22,7 +23,7 @@ NAME = "item-stats.json"
 FORMAT = 1
 MAX_BYTES = 20_000_000
 MAX_DEPTH = 8  # the file needs 5 levels
-ABOUT = "Written by `python -m pipeline stats`: item statistics from learners' answers. Commit it; do not edit it by hand."
+ABOUT = f"Written by `{COMMAND} stats`: item statistics from learners' answers. Commit it; do not edit it by hand."
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 Correlation = Annotated[float, Field(ge=-1.0, le=1.0)]
 Count = Annotated[int, Field(ge=0, le=100_000_000)]
@@ -84,7 +85,7 @@ class ItemStatsError(UsageError):
 
     def __init__(self, path: Path, reason: str, line: int = 1, col: int = 1) -> None:
         super().__init__(f"{path}:{line}:{col}: error: the item statistics cannot be read ({reason}); "
-                         "restore the file from git, or run `python -m pipeline stats` again on the answers")
+                         f"restore the file from git, or run `{command('stats')}` again on the answers")
 
 
 def load(exam_folder: Path) -> ItemStatsFile | None:
