@@ -189,3 +189,18 @@ def test_schema_errors_for_variants_point_at_their_lines(tmp_path, run_cli):
     even, b = line_of(tmp_path, "{{ a }} is even."), line_of(tmp_path, 'answer: "{{ b }}"')
     assert any(f":{even}:" in line and "declares no `variants:`" in line for line in bare_errors), result.out
     assert any(f":{b}:" in line and "{{ b }} names no value" in line for line in bare_errors), result.out
+
+
+def test_build_reads_the_lock_and_shows_variant_1(tmp_path, run_cli):
+    sources = write_varied(tmp_path, SAFE_RATIO)
+    assert run_cli("variants", "--sources", str(sources), "--today", TODAY, cwd=tmp_path).code == 0
+    first = json.loads((sources / "demo" / "variants.lock.json").read_text())["questions"][0]["variants"][0]["values"]
+    lock_bytes = (sources / "demo" / "variants.lock.json").read_bytes()
+    out = tmp_path / "out"
+    built = run_cli("build", "--sources", str(sources), "--out", str(out), "--only", "bank", "--today", TODAY, cwd=tmp_path)
+    assert built.code == 0, built.out + built.err
+    bank = json.loads((out / "demo" / "bank.json").read_text())
+    text = json.dumps(bank)
+    assert f"{first['n']} weights" in text and f"at {first['low']} bits than at {first['high']} bits" in text
+    assert "{{" not in text  # the bank shows variant 1 rendered, never the template's placeholders
+    assert (sources / "demo" / "variants.lock.json").read_bytes() == lock_bytes  # build drew nothing
