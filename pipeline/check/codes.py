@@ -70,3 +70,69 @@ CODES: dict[str, str] = {
 }
 ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "formula", "exam-missing", "exam-twice", "exam-duplicate-id"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS
+
+# code -> what an author does about it, in a sentence (the documentation's reference of codes prints it beside
+# the code; each message says the specific fix for the line it names)
+FIXES: dict[str, str] = {
+    "yaml": "Fix the YAML at the line and column named: the message says what the parser expected (a tab in the indentation, a quote left open, an unquoted `{{c1::...}}`, a bracket never closed).",
+    "schema": "Use the key or value the message names (a misspelt key gets the closest allowed one); the reference of source fields lists every key.",
+    "citation-lock": "Restore `citations.lock.json` from git, or delete it and run `audit` to write it again.",
+    "duplicate-id": "Give each objective, key point, question, term and section its own id (question ids also differ in more than case).",
+    "duplicate-stem": "Reword one of the two stems, or merge the questions.",
+    "question-options": "Give the type the number of options, pairs or items it takes (2-6 options, 2-8 pairs, 3-8 items), each distinct, and only the fields of that type.",
+    "question-answer": "Make the answer one of the options, as written (a list of them for `multiple`, true/false for `true_false`).",
+    "question-ref": "Name an existing key point id in the question's `key_points`, or add the key point.",
+    "section-unknown": "Declare the section in exam.yaml's `sections`, or fix the objective's number.",
+    "section-weights": "Make the section weights add up to at most 100.",
+    "review-future": "Set `reviewed` to the day you reviewed the page, not a later one (`--today` sets today).",
+    "review-stale": "Re-read the exam page or objective's sources and renew `reviewed`.",
+    "uncited-key-point": "Add a citation (url, title, quote) to the key point.",
+    "cloze": "Write the mark as `{{c1::hidden phrase}}` or `{{c1::hidden phrase::hint}}`, inside a quoted string.",
+    "citation-drifted": "Copy the page's current words into `quote` (the message shows the closest passage), or cite another page.",
+    "citation-missing": "Find the quote's words on the page again or cite the page that holds them, then run `audit`.",
+    "citation-dead": "Cite the page's new address or another page; `audit` may find an archived copy.",
+    "citation-unsupported": "Cite an HTML, plain-text or PDF page under 20 MB.",
+    "citation-stale": "Run `audit` to check the quote again.",
+    "citation-unchecked": "Run `audit` (needs the network) to check the quote and record it in the lock.",
+    "citation-archived": "Cite a live page holding the quote, or keep the archived copy knowingly.",
+    "citation-moved": "Run `audit --fix-moves` to write the new address into the source.",
+    "citation-changed": "Re-read the page's passage around the quote and renew the objective's `reviewed`.",
+    "example-drifted": "Fix the code or record what it prints: `examples --example ID --update` writes the new output.",
+    "example-failed": "Fix the example's code (the message shows the last lines of stderr), then run `examples`.",
+    "example-timeout": "Make the example faster, or raise `timeout` (per example or exam.yaml's `examples.timeout`).",
+    "example-not-run": "Run `examples` to run it and record it in `examples.lock.json`.",
+    "example-needs-device": "Run `examples` on a machine with the device, or lower the check in `checks:`.",
+    "example-requirements": "Create the requirements file beside exam.yaml, or fix the line named (a name with version clauses).",
+    "check-config": "Use a code from this table under `checks:`, with error, warning or \"off\" (quoted).",
+    "exam-missing": "Add an `exam.yaml` to the folder (`new exam ID`), or move the objective files into an exam's folder.",
+    "exam-twice": "Keep one of `exam.yaml` and `exam.yml`.",
+    "exam-duplicate-id": "Give each exam its own `id`.",
+    "exam-empty": "Add an objective file (`new objective EXAM NUMBER TITLE`).",
+    "see-unknown": "Point `see:` at an objective the exam has (the message names the closest number).",
+    "see-exam-absent": "Add that exam to the sources to have the reference checked, or leave the warning.",
+    "placeholder": "Replace the TODO, the example.com address or the weight of 0 with the real value.",
+    "example-language": "Use a Pygments lexer name (the message names the closest), e.g. python, bash, console, sql, text.",
+    "formula": "Use LaTeX math latex2mathml reads (balanced braces, no \\href, \\style or markup in \\text{}); `\\$` for a dollar sign.",
+    "link": "Link only to http://, https:// or mailto: addresses.",
+    "item-long-answer": "Shorten the correct option or lengthen the wrong ones to a similar length.",
+    "item-all-none-above": "Replace 'all/none of the above' with a real option.",
+    "item-negative-stem": "Ask the question positively, or emphasise the negative word (NOT, *not*).",
+    "item-overlapping-options": "Make the options exclusive: no option's words all inside another's.",
+    "item-answer-in-stem": "Reword the stem or the correct option so the repeated word does not give the answer away.",
+    "item-tf-all-true": "Make some of the objective's true/false statements false.",
+    "cloze-gap-long": "Hide one to four words per cloze mark.",
+    "cloze-gap-given": "Reword the sentences around the gap so they do not hold its answer.",
+    "item-points-elsewhere": "Make the stem and explanation stand alone: name what 'above', 'below' or 'the example' points at.",
+    "numeric-precision": "Give a tolerance of at most half the asked precision's last place (0.005 for two decimal places).",
+    "item-answer-in-context": "Reword the heading, title or mark so the context does not show the answer.",
+    "item-negative-discrimination": "Check the key (the message names the option the strongest learners chose); fix it or the question.",
+    "item-too-easy": "Make the wrong options more plausible, or accept an easy item (raise the threshold in `checks:`).",
+    "item-too-hard": "Check the key and the wording; teach the point the item asks about.",
+    "item-dead-distractor": "Replace the option nobody chooses with a plausible wrong answer.",
+    "item-stats-stale": "Run `stats` on answers given to the edited item.",
+}
+
+
+def severity_of(code: str) -> str:
+    """The code's default severity, as its description in CODES states it."""
+    return "warning" if CODES[code].endswith("(warning)") else "error"
