@@ -17,6 +17,7 @@ from pydantic import Field
 
 from pipeline.shapes.parts import Part
 from schema.fields import ItemId, Markdown, Strict
+from schema.variants import Variants
 
 # A problem with a question: the path below the question's node, the message, and the check's code.
 Problem = tuple[tuple, str, str]
@@ -34,6 +35,10 @@ class QuestionBase(Strict):
     mock_only: bool = Field(
         default=False,
         description="Held out for mock exams: left out of practice (objective and practice pages, review, the deck) so the site's mock exam, which draws these first, and the guide's practice exam ask something the learner has not rehearsed.",
+    )
+    variants: Variants | None = Field(
+        default=None,
+        description="The question is a template: `{{ name }}` in its text stands for a value each variant draws, from `code:` (generate(seed), run by `variants`) or `values:` lists; `count:` variants are built.",
     )
 
 
