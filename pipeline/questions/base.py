@@ -49,13 +49,13 @@ class QuestionType:
     name: str
     model: type[QuestionBase]  # its source model; `type: Literal[name]`
     prompt: str  # the instruction a learner reads ("Choose one.")
-    scoring: str  # how an answer is scored, in a sentence (for the README and the exports' notes)
+    scoring: str  # how an answer is scored, in a sentence (for the docs and the exports' notes)
     parts: Callable[[QuestionBase], tuple[Part, ...]]  # the shapes it shows, settled (display order seeded by the id)
     check: Callable[[QuestionBase], list[Problem]] = lambda q: []  # offline rules beyond the schema
     answer_md: Callable[[QuestionBase, tuple[Part, ...]], str] | None = None  # the answer as text; default: the parts'
     answer_words: Callable[[QuestionBase], str] = lambda q: ""  # the right answer in words, for near-duplicate checks
     prompt_of: Callable[[QuestionBase], str] | None = None  # when the instruction depends on the question
-    rank: int = 100  # where the type is listed (messages, the README, the schema): by rank, then name
+    rank: int = 100  # where the type is listed (messages, the docs, the schema): by rank, then name
 
     def prompt_for(self, question: QuestionBase) -> str:
         return self.prompt_of(question) if self.prompt_of is not None else self.prompt
