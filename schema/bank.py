@@ -19,7 +19,7 @@ Conventions a consumer can rely on:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
