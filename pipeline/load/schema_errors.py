@@ -190,6 +190,7 @@ def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[
     misspelt = {(path[:-1], _close_key(root, path, data)) for (path, _), errs in by_path.items() if errs[0]["type"] == "extra_forbidden"}
     reported_cuts: set[PathKey] = set()
     for (path, missing), errs in by_path.items():
+        errs = _beside_placeholder(errs)
         kind = errs[0]["type"]
         if kind == "missing" and (path, missing) in misspelt:
             continue
@@ -221,6 +222,13 @@ def _report_comma(doc: YamlDocument, key_path: PathKey, report: Report, reported
     fixed = whole.replace("\\", "\\\\").replace('"', '\\"')
     report.error(doc.path, place, f"{field_label(cut)}: the ',' in this value ends it inside {{...}}, so {str(key_path[-1])!r} was "
                  f'read as a key; quote the value: {cut[-1]}: "{fixed}"', "yaml")
+
+
+def _beside_placeholder(errs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A number or true/false field also takes a varied question's `{{ name }}`: that member's "not text" or
+    "not a placeholder" says nothing to an author who wrote a list, so the others' errors speak alone."""
+    others = [e for e in errs if not (e["type"] in ("string_type", "string_pattern_mismatch") and "{{" in str(e.get("ctx", {}).get("pattern", "{{")))]
+    return others if others and len(others) < len(errs) else errs
 
 
 def _report_tag(doc: YamlDocument, path: PathKey, err: dict[str, Any], report: Report) -> None:
