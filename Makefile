@@ -81,12 +81,16 @@ lock:
 	  echo '-r requirements.txt'; .lock-venv/bin/pip freeze | grep -vxFf .lock-runtime.txt; } > requirements-test.txt
 	rm -rf .lock-venv .lock-runtime.txt
 
-# After a new pin of ts-fsrs in package.json (and `npm install`): copy npm's files into pipeline/vendor/, the copy
-# the pipeline ships (tests/test_site_vendor.py checks they are the same bytes). Review the diff.
+# After a new pin of ts-fsrs or iframe-worker in package.json (and `npm install`): copy npm's files into pipeline/vendor/,
+# the copy the pipeline ships, and the docs site's search shim into docs/assets/ (tests/test_site_vendor.py and
+# tests/test_docs_site.py check they are the same bytes). Review the diff.
 vendor: node_modules/.package-lock.json
 	mkdir -p pipeline/vendor/ts-fsrs/dist
 	cp node_modules/ts-fsrs/package.json node_modules/ts-fsrs/LICENSE pipeline/vendor/ts-fsrs/
 	cp node_modules/ts-fsrs/dist/index.umd.js pipeline/vendor/ts-fsrs/dist/
+	mkdir -p docs/assets/iframe-worker
+	cp node_modules/iframe-worker/shim/index.js docs/assets/iframe-worker/shim.js
+	cp node_modules/iframe-worker/LICENSE docs/assets/iframe-worker/
 
 # weasyprint needs Pango and HarfBuzz-Subset from the system, the guide the DejaVu fonts; install what
 # is missing (Debian, as root). Nothing happens when all are there.
