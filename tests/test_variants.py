@@ -191,16 +191,38 @@ def test_schema_errors_for_variants_point_at_their_lines(tmp_path, run_cli):
     assert any(f":{b}:" in line and "{{ b }} names no value" in line for line in bare_errors), result.out
 
 
-def test_build_reads_the_lock_and_shows_variant_1(tmp_path, run_cli):
-    sources = write_varied(tmp_path, SAFE_RATIO)
+PLAIN = """
+- id: 1.1-plain
+  type: true_false
+  stem: A weight of 8 bits takes one byte.
+  answer: true
+  explanation: Eight bits make a byte.
+  key_points: [1.1-size]
+"""
+
+
+def test_build_reads_the_lock_and_the_bank_holds_template_and_variants(tmp_path, run_cli):
+    sources = write_varied(tmp_path, SAFE_RATIO, PLAIN)
     assert run_cli("variants", "--sources", str(sources), "--today", TODAY, cwd=tmp_path).code == 0
-    first = json.loads((sources / "demo" / "variants.lock.json").read_text())["questions"][0]["variants"][0]["values"]
+    locked = json.loads((sources / "demo" / "variants.lock.json").read_text())["questions"][0]["variants"]
     lock_bytes = (sources / "demo" / "variants.lock.json").read_bytes()
-    out = tmp_path / "out"
-    built = run_cli("build", "--sources", str(sources), "--out", str(out), "--only", "bank", "--today", TODAY, cwd=tmp_path)
-    assert built.code == 0, built.out + built.err
-    bank = json.loads((out / "demo" / "bank.json").read_text())
-    text = json.dumps(bank)
-    assert f"{first['n']} weights" in text and f"at {first['low']} bits than at {first['high']} bits" in text
-    assert "{{" not in text  # the bank shows variant 1 rendered, never the template's placeholders
+    banks = []
+    for out in (tmp_path / "out1", tmp_path / "out2"):
+        built = run_cli("build", "--sources", str(sources), "--out", str(out), "--only", "bank", "--today", TODAY, cwd=tmp_path)
+        assert built.code == 0, built.out + built.err
+        banks.append((out / "demo" / "bank.json").read_bytes())
+    assert banks[0] == banks[1]  # two builds from one lock: the same bytes
     assert (sources / "demo" / "variants.lock.json").read_bytes() == lock_bytes  # build drew nothing
+    bank = json.loads(banks[0])
+    assert bank["schema_version"] == "2.3"
+    q = next(q for q in bank["questions"] if q["id"] == "1.1-ratio")
+    assert "{{ n }} weights" in q["template"]["stem"] and q["template"]["variants"]["count"] == 3
+    assert [v["index"] for v in q["variants"]] == [1, 2, 3]
+    for v, lv in zip(q["variants"], locked, strict=True):
+        values = lv["values"]
+        assert v["values"] == values and v["seed"] == lv["seed"]
+        assert f"{values['n']} weights" in v["stem"] and f"at {values['low']} bits than at {values['high']} bits" in v["stem"]
+        assert v["parts"][0]["value"] == values["high"] / values["low"]
+    assert q["stem"] == q["variants"][0]["stem"] and q["parts"] == q["variants"][0]["parts"]  # the question itself is variant 1
+    other = next(q for q in bank["questions"] if q["id"] != "1.1-ratio")
+    assert other["variants"] is None and other["template"] is None
