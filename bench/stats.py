@@ -119,10 +119,6 @@ def _csv_only(path: Path) -> float:
     return time.perf_counter() - start
 
 
-def _load() -> str:
-    return "load %.1f" % os.getloadavg()[0]
-
-
 def measure() -> list[Measure]:
     with tempfile.TemporaryDirectory() as tmp:
         sources = make_exam(Path(tmp, "sources"), 4)
