@@ -62,6 +62,15 @@ def test_a_changed_count_changes_only_that_questions_entries(tmp_path, run_cli):
     assert after["1.1-other"] == before["1.1-other"]
     assert len(after["1.1-ratio"]["variants"]) == 4 and after["1.1-ratio"]["variants"][:3] == before["1.1-ratio"]["variants"]
     assert after["1.1-ratio"]["hash"] != before["1.1-ratio"]["hash"]
+    # a changed seed rule (the question's `seed` text) redraws that question alone
+    text = objective(tmp_path).read_text()
+    at = text.index("- id: 1.1-other")
+    objective(tmp_path).write_text(text[:at] + text[at:].replace("      count: 3\n", "      count: 3\n      seed: other\n", 1))
+    redrawn = run_cli("variants", "--sources", str(sources), "--today", TODAY, cwd=tmp_path)
+    assert redrawn.code == 0, redrawn.out
+    again = {e["id"]: e for e in json.loads(lock_path.read_text())["questions"]}
+    assert again["1.1-ratio"] == after["1.1-ratio"]
+    assert [v["seed"] for v in again["1.1-other"]["variants"]] != [v["seed"] for v in after["1.1-other"]["variants"]]
 
 
 def test_validate_reads_the_lock_and_runs_nothing(tmp_path, run_cli):
