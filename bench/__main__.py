@@ -26,6 +26,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "examples": ("examples_noop_vs_cold",),  # issue 21: the examples run with nothing changed over a cold one
     # issue 23: item statistics of 100 items x 10,000 responses over csv.reader; issue 36: 10 M rows on the engine
     "stats": ("stats_vs_csv_read", "stats_vs_engine_read", "stats_10m_peak_gib", "stats_scaling"),
+    "variants": ("variants_noop_vs_cold",),  # issue 33: the variants run with nothing changed over a cold one
 }
 
 
