@@ -5,6 +5,7 @@ rules, the QTI packages' XML, the bank."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -178,3 +179,49 @@ def test_canvas_groups_the_variants_and_picks_one(built):
         assert [i.get("ident") for i in group.findall(f"{Q12}item")] == [f"q_{qid}.v{n}" for n in range(1, count + 1)]
         checked += 1
     assert checked == len(VARIED) - 1
+
+
+def _imported(apkg, folder):
+    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+    folder.mkdir()
+    col = Collection(str(folder / "collection.anki2"))
+    col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg), options=ImportAnkiPackageOptions()))
+    return col
+
+
+def test_the_deck_holds_at_most_k_notes_per_varied_question_with_stable_guids(built, tmp_path):
+    from pipeline.cli import main
+    col = _imported(built / "deck.apkg", tmp_path / "learner")
+    notes = [col.get_note(n) for n in col.find_notes("")]
+    by_key = {}
+    for note in notes:
+        key = re.sub(r"<[^>]+>", "", note.fields[-1]).strip()  # the card's id field: the question or variant id
+        by_key[key] = note
+    for qid, count in VARIED.items():
+        got = sorted(k for k in by_key if k == qid or k.startswith(qid + ".v") or k.startswith(qid + "#") or k.startswith(qid + ".v"))
+        expected = [qid] + [f"{qid}.v{n}" for n in range(2, min(count, 3) + 1)]
+        assert sorted(k.split("#")[0] for k in got) == sorted(expected), (qid, got)
+    ratio = json.loads((built.parent.parent / "sources" / "demo" / "variants.lock.json").read_text())["questions"][0]["variants"]
+    assert f"{ratio[1]['values']['n']} weights" in re.sub(r"<[^>]+>", "", by_key["1.1-ratio.v2"].fields[0])
+    guids = {k: n.guid for k, n in by_key.items()}
+    col.close()
+    # --variants 1: variant 1 alone, under the same GUID as before
+    out = tmp_path / "one"
+    assert main(["build", "--sources", str(built.parent.parent / "sources"), "--out", str(out), "--only", "deck", "--variants", "1", "--today", TODAY]) == 0
+    col = _imported(out / "demo" / "deck.apkg", tmp_path / "learner-one")
+    one = {re.sub(r"<[^>]+>", "", col.get_note(n).fields[-1]).strip(): col.get_note(n).guid for n in col.find_notes("")}
+    col.close()
+    assert not [k for k in one if ".v" in k]
+    assert all(one[qid] == guids[qid] for qid in VARIED)
+
+
+def test_the_guide_prints_variant_1_and_its_answer(built):
+    import subprocess
+    text = " ".join(subprocess.run(["pdftotext", "-layout", str(built / "study-guide.pdf"), "-"], capture_output=True, text=True,
+                                   check=True, timeout=120).stdout.split())
+    bank = {q["id"]: q for q in json.loads((built / "bank.json").read_text())["questions"]}
+    first, second = bank["1.1-ratio"]["variants"][:2]
+    assert f"A layer holds {first['values']['n']} weights" in text
+    assert f"A layer holds {second['values']['n']} weights" not in text  # one variant printed, not all
+    assert first["explanation"].split(" = ")[0] in text  # the answer key explains variant 1's own numbers
+    assert "{{" not in text
