@@ -68,6 +68,8 @@ class Variants(Strict):
     distractors: list[ValueName] = Field(
         default_factory=list, max_length=20,
         description="Names of values that are likely wrong answers (e.g. the ratio upside down): a numeric variant whose tolerance takes one is a finding (variant-tolerance-overlap).")
+    environment: Literal["exam", "stdlib"] = Field(
+        default="exam", description="Where the code runs: exam (the default: the exam's examples.requirements, the worked examples' environment) or stdlib (the standard library alone: nothing to install).")
     timeout: float = Field(default=5.0, gt=0, le=60, description="Seconds one seed's `generate` may run before it counts as a timeout (variant-timeout).")
 
     @model_validator(mode="after")

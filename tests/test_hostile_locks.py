@@ -97,7 +97,9 @@ def test_a_wrong_type_in_the_deck_state_is_exit_2_naming_the_note(run_cli, make_
     edited(state, lambda doc: doc["notes"].__setitem__(guid, value))
     result = run_cli(*BUILD, "--force", cwd=tmp_path)
     no_crash(result)
-    assert result.code == 2 and "deck.state.json" in result.err and f"note {guid[:40]!r}" in result.err
+    assert result.code == 2, result.err
+    line = result.err.strip().splitlines()[-1]
+    assert line.startswith("sources/demo/deck.state.json:") and f"error: the deck state cannot be read (note {guid[:40]!r}" in line, line
 
 
 @pytest.mark.parametrize("value", [{"bank": {"digest": ["x"], "files": ["bank.json"]}}, {"bank": {"digest": "x", "files": "bank.json"}},
@@ -114,7 +116,7 @@ def test_a_wrong_type_in_a_build_state_rebuilds_and_says_so(run_cli, make_source
     field = "renderers" if isinstance(value, list) else "renderers.bank"
     warning = next(line for line in result.err.splitlines() if line.startswith(f"build: warning: {os.path.relpath(state, tmp_path)}:"))
     assert f": {field}: expected " in warning and warning.endswith("the build state cannot be read; every output of demo is rebuilt")
-    assert "wrote out/demo/bank.json" in result.err
+    assert "demo: wrote bank, deck in out/demo/ (-v lists the files)" in result.err.splitlines()
 
 
 @pytest.mark.parametrize("damage", ["exams not a list", "an exam not an object", "files a string", "a diagnostic of numbers", "not JSON"])

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from pipeline.check.validate import validate
 from pipeline.cli.common import add_exam_option, refused
-from pipeline.examples.environments import Environments, requirement_name
+from pipeline.errors import UsageError
+from pipeline.examples.environments import EnvironmentFailed, Environments, requirement_name
 from pipeline.examples.requirements import exam_requirements
 from pipeline.examples.sandbox import Sandbox
 from pipeline.text.terminal import for_terminal
@@ -51,22 +52,22 @@ def _say(line: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.stress <= 2000:
-        from pipeline.errors import UsageError
         raise UsageError(f"error: --stress {args.stress}: give 1 to 2000 seeds")
     checked = validate(args.sources, resolve_today(args.today), lock=False, exams=args.exam)
     if refused(checked, "variants"):
         return 1
     sandbox = Sandbox(unsafe=args.unsafe_no_sandbox)
-    environments = Environments(args.envs, sandbox.python, _say)
+    environments = Environments(args.envs.resolve(), sandbox.python, _say)
     bad, written, total = 0, [], 0
     for content in checked.exams:
         lock = VariantsLock.load(content.folder)
-        requirements = exam_requirements(content.exam, content.folder)
+        exam_reqs = exam_requirements(content.exam, content.folder)
         entries = {}
         for file, i, q in varied(content):
             if q.variants.code is None:
                 continue
             total += 1
+            requirements = exam_reqs if q.variants.environment == "exam" else ()
             entry, findings = _question(q, lock.entries.get(q.id), requirements, sandbox, environments, content, args)
             entries[q.id] = entry
             where = f"{os.path.relpath(file.path)}:{file.position(('questions', i)).line}:{file.position(('questions', i)).col}"
@@ -89,7 +90,11 @@ def _question(q, previous, requirements, sandbox, environments, content, args):
         return previous, list(previous.findings)
     indexes = range(1, draws_wanted + 1)
     seeds = [seed_of(q.id, v.seed, i) for i in indexes]
-    environment = environments.get(requirements)
+    try:
+        environment = environments.get(requirements)
+    except EnvironmentFailed as exc:
+        raise UsageError(f"error: variants: {q.id}: its environment ({' '.join(requirements)}) cannot be built: {str(exc).splitlines()[0]}; "
+                         "variants.environment: stdlib runs code that needs no package without one") from None
     limits = replace(sandbox.limits, timeout=float(content.exam.examples.timeout), memory_mb=content.exam.examples.memory_mb)
     runs = []
     started = time.monotonic()

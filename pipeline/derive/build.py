@@ -6,7 +6,7 @@ import datetime as dt
 
 from pipeline.citations.lock import LOCK_NAME, CitationLock
 from pipeline.derive.citations import Citations
-from pipeline.derive.questions import Origin, question_view
+from pipeline.derive.questions import Origin, question_view, varied_view
 from pipeline.examples.lock import LOCK_NAME as EXAMPLES_LOCK
 from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
@@ -82,14 +82,9 @@ class _Runs:
         self.lock, self.requirements = lock, exam_requirements(content.exam, content.folder)
         self.variants = variants
 
-    def shown(self, q: Question) -> Question:
-        """The question as the outputs show it: a varied one's variant 1, filed under the question's id."""
-        if q.variants is None:
-            return q
-        made = built_variants(q, self.variants.entries.get(q.id))
-        if not made:  # validate refuses it; a view made anyway (a preview) shows the template's text
-            return q
-        return made[0].question.model_copy(update={"id": q.id})
+    def made(self, q: Question) -> list:
+        """A varied question's built variants (none for a question that does not vary)."""
+        return built_variants(q, self.variants.entries.get(q.id)) if q.variants is not None else []
 
     def view(self, example: Example) -> ExampleView:
         entry = self.lock.entry(example.id)
@@ -112,14 +107,15 @@ def _objective(file: ObjectiveFile, section: Section, content: ExamContent, cita
                today: dt.date) -> ObjectiveView:
     o, exam = file.objective, content.exam
     path = (exam.code, f"{section.number} {section.title}", f"{o.id} {o.title}")
-    authored = [_authored(file, index, runs.shown(q), n, path, exam, content) for n, (index, q) in enumerate(file.indexed("questions"), start=1)]
+    authored = [_authored(file, index, q, n, path, exam, content) for n, (index, q) in enumerate(file.indexed("questions"), start=1)]
     made = [_made(s, len(authored) + n, path, exam, content) for n, s in enumerate(generated.by_objective.get(o.id, []), start=1)]
     age = (today - o.reviewed).days
     return ObjectiveView(
         id=o.id, title=o.title, summary_md=o.summary, section=section.number, reviewed=o.reviewed, age_days=age,
         stale=age > exam.review_policy.max_age_days, key_points=_key_points(o, citations, content), terms=tuple(o.terms),
         examples=tuple(runs.view(e) for e in o.examples), labs=tuple(o.labs),
-        questions=tuple(question_view(q, origin, citations) for q, origin in authored),
+        questions=tuple(varied_view(q, built, origin, citations) if (built := runs.made(q)) else question_view(q, origin, citations)
+                        for q, origin in authored),
         generated=tuple(question_view(q, origin, citations) for q, origin in made),
         see=_see(getattr(o, "see", None), content), check_yourself=tuple(o.check_yourself),
     )

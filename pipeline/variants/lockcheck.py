@@ -31,7 +31,7 @@ def check_variants_lock(content: ExamContent, report: Report, lock: VariantsLock
     lock = lock or VariantsLock.load(content.folder)
     requirements = exam_requirements(content.exam, content.folder)
     for file, i, q in questions:
-        for severity, message, code in problems(q, lock, requirements):
+        for severity, message, code in problems(q, lock, requirements if q.variants.environment == "exam" else ()):
             add = report.error if severity == "error" else report.warning
             add(file.path, file.position(("questions", i)), f"questions[{i}] ({q.id}): {message}", code)
 

@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape, quoteattr
 from pipeline.render.lms import text as lms_text
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.text import item_title
+from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.view.model import ExamView, QuestionView
@@ -171,13 +172,23 @@ def test_xml(view: ExamView, questions: list[QuestionView]) -> str:
         lines.append(f'<assessmentSection identifier="s_{section.number}" title={quoteattr(section.heading)} visible="true">')
         for o in objectives:
             lines.append(f'<assessmentSection identifier="o_{o.id}" title={quoteattr(o.heading)} visible="true">')
-            lines += [f'<assessmentItemRef identifier="{identifier(q)}" href="{item_href(q)}"/>' for q in by_objective[o.id]]
+            lines += [line for q in by_objective[o.id] for line in _refs(q)]
             lines.append("</assessmentSection>")
         lines.append("</assessmentSection>")
     return "\n".join([*lines, "</testPart>", "</assessmentTest>"]) + "\n"
 
 
+def _refs(q: QuestionView) -> list[str]:
+    """A question's item ref; a varied question's variants in a section that selects one of them."""
+    if not q.variants:
+        return [f'<assessmentItemRef identifier="{identifier(q)}" href="{item_href(q)}"/>']
+    refs = [f'<assessmentItemRef identifier="{identifier(v)}" href="{item_href(v)}"/>' for v in variant_items(q)]
+    return [f'<assessmentSection identifier="v_{q.id}" title={quoteattr(q.id + " (variants)")} visible="false">',
+            '<selection select="1"/>', *refs, "</assessmentSection>"]
+
+
 def manifest_xml(view: ExamView, questions: list[QuestionView]) -> str:
+    questions = flattened(questions)  # every item: a varied question's variants
     deps = "".join(f'<dependency identifierref="RES-{identifier(q)}"/>' for q in questions)
     items = "\n".join(f'    <resource identifier="RES-{identifier(q)}" type="imsqti_item_xmlv2p1" href="{item_href(q)}">'
                       f'<file href="{item_href(q)}"/></resource>' for q in questions)
@@ -189,7 +200,7 @@ def manifest_xml(view: ExamView, questions: list[QuestionView]) -> str:
 
 
 def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, bytes]:
-    files = {item_href(q): item_xml(q).encode("utf-8") for q in questions}
+    files = {item_href(q): item_xml(q).encode("utf-8") for q in flattened(questions)}
     files["assessment.xml"] = test_xml(view, questions).encode("utf-8")
     files["imsmanifest.xml"] = manifest_xml(view, questions).encode("utf-8")
     return files
