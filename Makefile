@@ -14,7 +14,7 @@ ARGS   ?=
 # The pipeline as a target runs it: EXAM_PREP_RUN_BY=make makes its advice name the targets (`make examples ARGS=...`).
 RUN    := EXAM_PREP_RUN_BY=make $(PY) -m pipeline
 
-.PHONY: build test validate audit examples serve schema golden bench lint clean lock vendor system-deps browser-deps sandbox-deps
+.PHONY: build test validate audit examples serve schema golden bench lint clean lock vendor docs docs-ref docs-serve system-deps browser-deps sandbox-deps
 
 # The study site ships ts-fsrs, committed in pipeline/vendor/ (`make vendor`): building needs no npm.
 build: $(STAMP)
@@ -46,14 +46,26 @@ schema: $(STAMP)
 golden: $(TEST_STAMP)
 	UPDATE_GOLDEN=1 $(PY) -m pytest -q -k golden
 
+# The documentation site (mkdocs with the Material theme, pinned in requirements-test.txt) into site/; --strict: a
+# warning, a broken link or an anchor that is not there fails. `make docs-serve` previews it, reloading on edits.
+docs: $(TEST_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
+
+docs-serve: $(TEST_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --strict --dev-addr 127.0.0.1:8001
+
+# Regenerate docs/reference/ from the code (the parsers, models, codes, outputs); a test fails when it is stale.
+docs-ref: $(TEST_STAMP)
+	$(PY) -m docsgen
+
 bench: $(TEST_STAMP)
 	$(PY) -m bench $(ARGS)
 
 lint: $(TEST_STAMP)
-	$(PY) -m ruff check pipeline schema tests bench
+	$(PY) -m ruff check pipeline schema tests bench docsgen
 
 clean:
-	rm -rf build .pytest_cache .ruff_cache
+	rm -rf build site .pytest_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Re-pin requirements.txt from requirements.in, and requirements-test.txt from requirements-test.in (what the
@@ -69,12 +81,16 @@ lock:
 	  echo '-r requirements.txt'; .lock-venv/bin/pip freeze | grep -vxFf .lock-runtime.txt; } > requirements-test.txt
 	rm -rf .lock-venv .lock-runtime.txt
 
-# After a new pin of ts-fsrs in package.json (and `npm install`): copy npm's files into pipeline/vendor/, the copy
-# the pipeline ships (tests/test_site_vendor.py checks they are the same bytes). Review the diff.
+# After a new pin of ts-fsrs or iframe-worker in package.json (and `npm install`): copy npm's files into pipeline/vendor/,
+# the copy the pipeline ships, and the docs site's search shim into docs/assets/ (tests/test_site_vendor.py and
+# tests/test_docs_site.py check they are the same bytes). Review the diff.
 vendor: node_modules/.package-lock.json
 	mkdir -p pipeline/vendor/ts-fsrs/dist
 	cp node_modules/ts-fsrs/package.json node_modules/ts-fsrs/LICENSE pipeline/vendor/ts-fsrs/
 	cp node_modules/ts-fsrs/dist/index.umd.js pipeline/vendor/ts-fsrs/dist/
+	mkdir -p docs/assets/iframe-worker
+	cp node_modules/iframe-worker/shim/index.js docs/assets/iframe-worker/shim.js
+	cp node_modules/iframe-worker/LICENSE docs/assets/iframe-worker/
 
 # weasyprint needs Pango and HarfBuzz-Subset from the system, the guide the DejaVu fonts; install what
 # is missing (Debian, as root). Nothing happens when all are there.

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import render as registry
+from pipeline import tomlhints
 from pipeline.errors import UsageError
 from pipeline.position import Position
 from pipeline.text.messages import did_you_mean
@@ -41,7 +42,7 @@ EXAMS = "exams"
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 16
 # comments and strings (basic, literal, multi-line) skipped whole, so only real brackets are counted
-_STRUCTURE = re.compile(r"#[^\n]*|'{3}.*?'{3}|\"{3}(?:\\.|[^\\])*?\"{3}|'[^'\n]*'|\"(?:\\.|[^\"\\\n])*\"|[\[\]{}]", re.DOTALL)
+_STRUCTURE = tomlhints.STRUCTURE
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,8 @@ def parse(text: str, path: Path = CONFIG) -> Settings:
     try:
         data = tomlkit.parse(text).unwrap()
     except ParseError as exc:
-        raise UsageError(f"{path}:{exc.line}:{exc.col}: error: invalid TOML: {_tomlkit_words(exc)} [config]") from None
+        where, message = tomlhints.syntax_error(text, exc.line, exc.col, str(exc))
+        raise UsageError(f"{path}:{where.line}:{where.col}: error: {message} [config]") from None
     located = places(text)
     problems = _Problems(path, located)
     default = _exam_settings({k: v for k, v in data.items() if k not in ("out", "allow_hosts", EXAMS)}, (), problems, _top_keys())
@@ -201,11 +203,6 @@ def _path(value: Any, problems: _Problems, content: Path) -> Path | None:
                                "(an absolute folder or one outside is only taken from the command line: --out DIR)", at_value=True)
         return None
     return Path(value)
-
-
-def _tomlkit_words(exc: Exception) -> str:
-    """tomlkit's message without its own "at line L col C" (the place leads the line)."""
-    return re.sub(r"\s+at line \d+ col \d+$", "", str(exc))
 
 
 def load(path: Path = CONFIG) -> Settings:

@@ -19,7 +19,7 @@ Conventions a consumer can rely on:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,9 +31,9 @@ from schema.citation_status import Status
 # 2.1: `content_hash` per question (saved progress tells a changed question by it), more drop reasons (the
 #      gate of pipeline/practice/gate.py) and `numeric` on a choices part.
 # 2.2: `mock_only` per question (held out for mock exams); the drop reason `context_shows_answer` (pipeline/check/shown_with.py).
-# 2.3: `media`: the image files the texts show, each copied to `media/<path>` beside bank.json with its
+# 2.4: `media`: the image files the texts show, each copied to `media/<path>` beside bank.json with its
 #      SHA-256 (Markdown fields point at them as `media:<path>`, the `_html` twins as `media/<path>`).
-SCHEMA_VERSION = "2.3"  # bump the major part when a consumer would break; the minor when fields are added
+SCHEMA_VERSION = "2.4"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
@@ -171,6 +171,25 @@ class SourceRef(BankModel):
     line: int = Field(description="1-based line of the question (authored) or of the term or key point it was generated from.")
 
 
+VariantValue = bool | int | float | str
+
+
+class BankVariant(BankModel):
+    """One variant of a varied question: its values and what they make, rendered (since 2.3)."""
+
+    index: int = Field(ge=1, description="The variant's number, 1..count; variant 1 is the one the question's own fields show.")
+    seed: int = Field(ge=0, description="The seed it was drawn with (from the question's id, its variants.seed and the index).")
+    values: dict[str, VariantValue] = Field(description="The values by name, as generate(seed) returned them or the values: lists gave them.")
+    stem: str = Field(description="The stem with this variant's values, in Markdown.")
+    stem_html: str = Field(description="`stem` rendered to safe HTML.")
+    parts: list[BankPart] = Field(description="What the learner answers in this variant (options shuffled by the variant's own id).")
+    answer: str = Field(description="This variant's answer as a person reads it, in Markdown.")
+    answer_html: str = Field(description="`answer` rendered to safe HTML.")
+    explanation: str = Field(description="The explanation with this variant's values, in Markdown.")
+    explanation_html: str = Field(description="`explanation` rendered to safe HTML.")
+    content_hash: str = Field(pattern=r"^[0-9a-f]{16}$", description="As the question's `content_hash`, over this variant.")
+
+
 class BankQuestion(BankModel):
     """One practice question."""
 
@@ -196,6 +215,10 @@ class BankQuestion(BankModel):
     source: SourceRef = Field(description="Where in the sources the question comes from.")
     content_hash: str = Field(pattern=r"^[0-9a-f]{16}$", description="16 hex digits of SHA-256 over what a learner sees and is graded on (the type, stem, prompt, parts with their keys, answer and scoring; not the explanation, citations or difficulty): changes exactly when the question does, so saved progress on it (the study site's) starts over. Not an id: two questions may share it.")
     mock_only: bool = Field(default=False, description="Held out for mock exams (the source's `mock_only: true`): a tool that builds practice from the bank leaves it out, as the study site and the deck do (since 2.2).")
+    template: dict[str, Any] | None = Field(
+        default=None, description="A varied question as written: its fields with their {{ name }} placeholders and its `variants:` (code or values); null for a question that does not vary (since 2.3).")
+    variants: list[BankVariant] | None = Field(
+        default=None, description="A varied question's built variants, 1 first (the question's own fields are variant 1's); null for a question that does not vary (since 2.3).")
     generated: Literal[False] | Rule = Field(
         description="false for an authored question, else the rule that generated it: which-term (pick the term a definition defines), term-meaning (pick a term's definition; no longer generated: one single-choice item per term), cloze (fill in a key point's cloze gap), matching (match definitions of a group of terms with the terms)."
     )
@@ -266,7 +289,7 @@ class Coverage(BankModel):
 
 
 class BankMedia(BankModel):
-    """One image file the bank's texts show, copied beside bank.json (since 2.3)."""
+    """One image file the bank's texts show, copied beside bank.json (since 2.4)."""
 
     path: str = Field(description="Where the file is, relative to bank.json: media/<its path in the exam's source folder>.")
     sha256: str = Field(description="SHA-256 of the file's bytes, lower-case hex: a consumer checks its copy against it.")
@@ -284,5 +307,5 @@ class Bank(BankModel):
     exam: BankExam = Field(description="The exam.")
     questions: list[BankQuestion] = Field(description="Every question: objectives in outline order; in each, authored questions in source order, then generated ones by id.")
     coverage: Coverage = Field(description="Questions, terms and quotes per section and objective, and the generator's notes.")
-    media: list[BankMedia] = Field(default_factory=list, description="Every image file the texts show, by path (since 2.3).")
+    media: list[BankMedia] = Field(default_factory=list, description="Every image file the texts show, by path (since 2.4).")
 

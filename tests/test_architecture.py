@@ -19,7 +19,7 @@ CODE = (ROOT / "pipeline", ROOT / "schema")
 # its own component and any lower one, never a higher one. Within a component imports are free (but acyclic).
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline", "schema.fields", "schema.citation_status", "schema.example_status", "pipeline.errors", "pipeline.paths", "pipeline.position",
-     "pipeline.diagnostics", "pipeline.today", "pipeline.text"),  # the vocabulary: no stage of its own
+     "pipeline.diagnostics", "pipeline.today", "pipeline.text", "schema.variants"),  # the vocabulary: no stage of its own
     ("pipeline.shapes",),  # interaction shapes and grading
     ("pipeline.questions",),  # question types: their models, checks and parts
     ("schema",),  # the content model and the bank's contract
@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.load",),  # YAML -> models, with positions
     ("pipeline.citations",),  # the network, quotes against pages, the lock
     ("pipeline.examples",),  # author code run in the sandbox, the examples lock
+    ("pipeline.variants",),  # varied questions: their code run through the examples' sandbox, the variants lock, the stress test
     ("pipeline.check",),  # offline checks (they read the lock)
     ("pipeline.practice",),  # generated questions, coverage
     ("pipeline.derive",),  # content + locks + today -> the exam view

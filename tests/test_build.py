@@ -152,7 +152,7 @@ def test_paper_letter_after_a4_rewrites_only_the_guide(run_cli, make_sources, tm
     sources, out = make_sources("valid"), tmp_path / "out"
     assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out)).code == 0
     stamps = {str(p.relative_to(out / "demo")): p.stat().st_mtime_ns for p in (out / "demo").rglob("*") if p.is_file()}
-    letter = run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out), "--paper", "letter")
+    letter = run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(out), "--paper", "letter", "-v")
     assert letter.code == 0, letter.err
     changed = sorted(name for name, stamp in stamps.items() if (out / "demo" / name).stat().st_mtime_ns != stamp)
     assert changed == ["study-guide.pdf"] and len(stamps) > 10

@@ -26,10 +26,10 @@ def test_every_problem_of_the_file_is_reported_at_its_place_in_one_run():
         config.parse(BROKEN)
     assert str(caught.value).splitlines() == [
         "pipeline.toml:2:11: error: outputs: no output is called 'dek'; did you mean 'deck'? (outputs: guide, deck, bank, site, moodle, gift, qti21, canvas) [config]",
-        "pipeline.toml:3:1: error: papr: unknown setting; did you mean 'paper'? (settings here: outputs, strict, paper, out, allow_hosts, exams) [config]",
+        "pipeline.toml:3:1: error: papr: unknown setting; did you mean 'paper'? (settings here: outputs, strict, paper, variants, out, allow_hosts, exams) [config]",
         "pipeline.toml:4:10: error: strict: expected true or false, got 1 [config]",
         "pipeline.toml:7:9: error: exams.demo.paper: page size of the study guide (guide): expected one of a4, letter, got 'a5' [config]",
-        "pipeline.toml:8:1: error: exams.demo.out: a setting of the top level only, not of an exam (settings here: outputs, strict, paper) [config]",
+        "pipeline.toml:8:1: error: exams.demo.out: a setting of the top level only, not of an exam (settings here: outputs, strict, paper, variants) [config]",
     ]
 
 
@@ -61,7 +61,7 @@ def test_a_broken_setting_fails_every_command(run_cli, tmp_path, command):
     result = run_cli(*command, cwd=tmp_path)
     assert result.code == 2
     assert result.err.splitlines() == [
-        "pipeline.toml:1:1: error: stric: unknown setting; did you mean 'strict'? (settings here: outputs, strict, paper, out, allow_hosts, exams) [config]"]
+        "pipeline.toml:1:1: error: stric: unknown setting; did you mean 'strict'? (settings here: outputs, strict, paper, variants, out, allow_hosts, exams) [config]"]
 
 
 def test_build_reads_outputs_out_and_strict_from_the_settings(run_cli, make_sources):

@@ -114,7 +114,7 @@ def test_a_wrong_type_in_a_build_state_rebuilds_and_says_so(run_cli, make_source
     field = "renderers" if isinstance(value, list) else "renderers.bank"
     warning = next(line for line in result.err.splitlines() if line.startswith(f"build: warning: {os.path.relpath(state, tmp_path)}:"))
     assert f": {field}: expected " in warning and warning.endswith("the build state cannot be read; every output of demo is rebuilt")
-    assert "wrote out/demo/bank.json" in result.err
+    assert "demo: wrote bank, deck in out/demo/ (-v lists the files)" in result.err.splitlines()
 
 
 @pytest.mark.parametrize("damage", ["exams not a list", "an exam not an object", "files a string", "a diagnostic of numbers", "not JSON"])

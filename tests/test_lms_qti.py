@@ -1,4 +1,4 @@
-"""`qti21.zip` checked structurally (no installable package ships the IMS QTI 2.1 XSD, see the README):
+"""`qti21.zip` checked structurally (no installable package ships the IMS QTI 2.1 XSD, see docs/outputs/lms.md):
 the manifest lists every item file and nothing else, identifiers are NCNames and unique, each item's
 responseDeclaration and correctResponse agree with the view, the test groups items by section and
 objective, and every item reads back into the question the view holds."""

@@ -84,7 +84,7 @@ def test_one_exams_errors_do_not_stop_the_others_outputs(run_cli, make_sources):
     outputs = {p.name for p in (sources.parent / "out" / "demo").iterdir()}
     assert {"bank.json", "deck-changes.json", "deck.apkg", "study-guide.pdf"} <= outputs
     assert not (sources.parent / "out" / "broken").exists()
-    written = [line for line in result.err.splitlines() if line.startswith("wrote out/demo/")]
+    written = [line for line in result.err.splitlines() if line.startswith("demo: wrote guide, deck, bank, site, moodle, gift, qti21, canvas in out/demo/")]
     table = [line.split() for line in result.err.splitlines()]
     assert ["exam", "errors", "warnings", "outputs"] in table
     assert ["broken", "1", "0", "not", "built"] in table

@@ -40,7 +40,7 @@ def project(tmp_path_factory) -> Path:
 
 def _build(project: Path, *extra: str) -> tuple[int, list[str], list[str]]:
     """Exit code, the outputs written (file names) and the modules of PROBE the build loaded."""
-    args = ["build", "--sources", "sources", "--out", "out", "--today", TODAY, *extra]
+    args = ["build", "--sources", "sources", "--out", "out", "--today", TODAY, "-v", *extra]  # -v: a line per file written
     done = subprocess.run([sys.executable, "-c", SCRIPT, *args], cwd=project, capture_output=True, text=True, timeout=600)
     written = [line.removeprefix("wrote ").split("/", 2)[-1] for line in done.stderr.splitlines() if line.startswith("wrote ")]
     loaded = next(line for line in done.stderr.splitlines() if line.startswith("loaded:")).removeprefix("loaded:").strip()

@@ -33,29 +33,29 @@ def test_the_changelog_has_the_packages_version_and_an_unreleased_section():
 
 
 def _table_names(text: str, heading: str) -> list[str]:
-    """The first cells (in backticks) of the Markdown table that follows `heading` in the README."""
+    """The first cells (in backticks) of the Markdown table that follows `heading` in a docs page."""
     after = text[text.index(heading):]
     rows = re.findall(r"^\| `([^`]+)`", after[: after.index("\n\n", after.index("| ---"))], flags=re.M)
     return rows
 
 
-def test_the_readme_lists_the_outputs_the_registry_has_with_their_aliases():
+def test_the_outputs_page_lists_the_outputs_the_registry_has_with_their_aliases():
     from pipeline.render import RENDERERS, output
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert _table_names(text, "**Outputs.**") == list(RENDERERS)
+    text = (ROOT / "docs" / "outputs" / "index.md").read_text(encoding="utf-8")
+    assert _table_names(text, "## Names") == list(RENDERERS)
     for name, entry in RENDERERS.items():
         row = re.search(rf"^\| `{name}` \|.*$", text, flags=re.M)[0]
         assert all(f"`{alias}`" in row for alias in output(entry).aliases), row
         assert all(part.strip() in row for part in output(entry).writes.split(",")), row
 
 
-def test_the_readme_and_help_list_the_same_commands():
+def test_the_commands_page_and_help_list_the_same_commands():
     from pipeline.cli.commands import COMMANDS
     from pipeline.cli.main import make_parser
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    listed = {cell.split()[0] for cell in _table_names(text, "## Commands")}
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    listed = {cell.split()[0] for cell in _table_names(text, "# Commands")}
     assert listed == set(COMMANDS)
     help_text = make_parser([]).format_help()
     assert all(name in help_text for name in COMMANDS)

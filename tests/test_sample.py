@@ -183,7 +183,7 @@ def test_two_year_old_review_warns_and_fails_under_strict(run_cli, full_copy):
 
 
 def test_build_of_the_sample_writes_every_output(run_cli, full_copy, tmp_path):
-    result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path / "out"))
+    result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path / "out"), "-v")  # -v: a line per file
     assert result.code == 0, result.err
     for name in ("study-guide.pdf", "deck.apkg", "deck-changes.json", "bank.json"):
         assert (tmp_path / "out" / "nca-genm" / name).stat().st_size > 0

@@ -46,7 +46,7 @@ def test_an_unknown_code_is_an_error_at_its_key_with_a_suggestion(run_cli, make_
     result = validate(run_cli, sources)
     assert result.code == 1
     assert result.lines == ["sources/demo/exam.yaml:14:3: error: checks.duplicate-stems: no check has this code; did you mean 'duplicate-stem'? "
-                            "(codes: see the README's table of checks) [check-config]"]
+                            "(codes: the documentation's Diagnostic codes page) [check-config]"]
 
 
 def test_schema_errors_cannot_be_configured(run_cli, make_sources):

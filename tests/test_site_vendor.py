@@ -41,7 +41,7 @@ def committed(tmp_path, monkeypatch) -> Path:
 
 
 def _build(sources: Path, out: Path, run_cli) -> object:
-    return run_cli("build", "--sources", str(sources), "--out", str(out), "--today", TODAY)
+    return run_cli("build", "--sources", str(sources), "--out", str(out), "--today", TODAY, "-v")  # -v: a line per file written
 
 
 def test_the_committed_ts_fsrs_is_npms_package_at_the_pinned_version_byte_for_byte():
@@ -81,5 +81,5 @@ def test_a_changed_ts_fsrs_rebuilds_the_site_and_nothing_else(sources, committed
     run = _build(sources, out, run_cli)
     written = [line for line in (run.out + run.err).splitlines() if line.startswith("wrote ")]
     assert any(line.endswith("site/assets/ts-fsrs.js") for line in written)
-    assert not any(line.endswith("bank.json") for line in written) and "demo: unchanged: bank (inputs did not change" in run.out + run.err
+    assert not any(line.endswith("bank.json") for line in written) and "/out/demo/; unchanged: bank (inputs did not change" in run.out + run.err, run.err
     assert (out / "demo" / "site" / "assets" / "ts-fsrs.js").read_bytes().endswith(b"// patched\n")

@@ -20,6 +20,7 @@ from pipeline.load.yamlsource import PathKey
 from pipeline.questions import type_of
 from pipeline.text import cloze
 from pipeline.text.messages import did_you_mean
+from pipeline.variants.template import template_problems
 from schema.models import Question
 
 
@@ -50,7 +51,13 @@ def check_review_date(file: SourceFile, path: PathKey, reviewed: dt.date, ctx: C
 
 
 def check_question(file: SourceFile, path: PathKey, q: Question, report: Report) -> None:
-    """The rules of the question's type (pipeline/questions/), each error on the node it is about."""
+    """The rules of the question's type (pipeline/questions/), each error on the node it is about. A varied
+    question's template is not a question yet: its type's rules run on each variant (pipeline/variants/)."""
+    templated = template_problems(q)
+    for sub_path, message, code in templated:
+        _err(report, file, path + sub_path, message, code)
+    if q.variants is not None or templated:
+        return
     for sub_path, message, code in type_of(q.type).check(q):
         _err(report, file, path + sub_path, message, code)
 

@@ -24,7 +24,7 @@ def configured(exam_file: ExamFile, report: Report) -> dict[str, str]:
         if code not in CONFIGURABLE:
             guess = difflib.get_close_matches(code, sorted(CONFIGURABLE), n=1)
             hint = f"; did you mean '{guess[0]}'?" if guess else ""
-            report.error(exam_file.path, position, f"checks.{code}: no check has this code{hint} (codes: see the README's table of checks)", "check-config")
+            report.error(exam_file.path, position, f"checks.{code}: no check has this code{hint} (codes: the documentation's Diagnostic codes page)", "check-config")
         elif problem := thresholds.problem(code, setting):
             report.error(exam_file.path, position, problem, "check-config")
         else:

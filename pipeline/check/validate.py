@@ -27,6 +27,7 @@ from pipeline.errors import UsageError
 from pipeline.examples.lockcheck import check_examples_lock, check_requirements_file
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
+from pipeline.variants.lockcheck import check_variants_lock
 
 Judge = Callable[[ExamContent, Report], None]
 
@@ -172,6 +173,7 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
         if lock:
             check_lock(content, today, policy, check.report)
             check_examples_lock(content, check.report)
+            check_variants_lock(content, check.report)
         if not check.report.errors:  # judges read a derived view of the exam, which needs sound sources
             for judge in judges:
                 judge(content, check.report)

@@ -1,7 +1,8 @@
 """`audit`: fetch every cited page, check every quote and review date, update each exam's lock.
 
 Exit 0 when every quote is found and every review date is fresh, 1 when anything needs an author; with
-`--new-only`, 1 only when something needs an author that the committed lock did not already record.
+`--new-only`, 1 only when something needs an author that the committed lock did not already record; 2 when
+no page could be reached at all (no network: one line, the locks as they were; see `citations/offline.py`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pipeline.citations.fetch import Fetcher
 from pipeline.citations.fixmoves import Move, fix_moves
 from pipeline.citations.moves import RedirectLog
 from pipeline.citations.newonly import committed, new_problems
+from pipeline.citations.offline import no_network
 from pipeline.citations.status import Status
 from pipeline.cli.common import add_exam_option, refused
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
@@ -84,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
             result = audit(exams, fetcher, today, pool_size(urls, fetcher.settings), tick, fetcher.settings.per_host, healing)
     finally:
         fetcher.close()
+    if offline := no_network(result):  # nothing learnt: the locks stay as they were, no report, no blast radius
+        print(f"audit: {offline}", file=sys.stderr)
+        return 2
     locks = committed(result)  # before this audit rewrites them
     if args.fix_moves:
         result = _fixed(result)

@@ -99,20 +99,29 @@ def plans(args: argparse.Namespace):
     return plan
 
 
-def report_outputs(built: BuildResult) -> None:
-    """What was written (a line per file), and per exam one line for the outputs left as they were."""
+def report_outputs(built: BuildResult, out: Path) -> None:
+    """Per exam one line: which outputs were written and which left as they were; -v adds a line per file."""
     for sentence in built.recovered:
         say.info(for_terminal(f"build: warning: {sentence}"))  # names and messages may come from files: inert on a terminal
     for warning in built.warnings:
         say.info(for_terminal(f"warning: {warning}"))
     for path in built.written:
-        say.info(for_terminal(f"wrote {os.path.relpath(path)}"))
+        say.detail(for_terminal(f"wrote {os.path.relpath(path)}"))
     for path in built.unchanged:
         say.detail(for_terminal(f"unchanged {os.path.relpath(path)}"))
     for exam_id, outcomes in built.outcomes.items():
-        same = [name for name, outcome in outcomes.items() if outcome == "unchanged"]
-        if same:
-            say.info(for_terminal(f"{exam_id}: unchanged: {', '.join(same)} (inputs did not change; --force rebuilds, -v lists the files)"))
+        if exam_id not in built.failed and outcomes:
+            say.info(for_terminal(exam_line(exam_id, outcomes, out)))
+
+
+def exam_line(exam_id: str, outcomes: dict[str, str], out: Path) -> str:
+    """`demo: wrote guide, deck in build/demo/; unchanged: bank (inputs did not change; ...)`: what became of each output."""
+    wrote = [name for name, outcome in outcomes.items() if outcome == "written"]
+    same = [name for name, outcome in outcomes.items() if outcome == "unchanged"]
+    parts = [f"wrote {', '.join(wrote)} in {os.path.relpath(out / exam_id)}/"] if wrote else []
+    if same:
+        parts.append(f"unchanged: {', '.join(same)} (inputs did not change; --force rebuilds, -v lists the files)")
+    return f"{exam_id}: {'; '.join(parts)}" + ("" if same else " (-v lists the files)")
 
 
 def _outputs(outcomes: dict[str, dict[str, str]], failed: dict | None = None) -> dict[str, str]:
@@ -160,10 +169,10 @@ def run(args: argparse.Namespace) -> int:
 
     result = validate_and_report(args, table=False)
     built = build(result.buildable, out, force=args.force, plans=plans(args))
-    report_outputs(built)
+    report_outputs(built, out)
     for exam_id, exc in built.failed.items():
         say.summary(for_terminal(f"build: not built: {exam_id}: {_why(exc)}; its earlier outputs were left as they were"))
-    print_table(result, _outputs({c.exam.id: built.outcomes.get(c.exam.id, {}) for c in result.buildable}, built.failed))
+    print_table(_rows(table_rows(result), built), _outputs({c.exam.id: built.outcomes.get(c.exam.id, {}) for c in result.buildable}, built.failed))
     if built.failed:  # the worst one decides the exit (a bug: 3, the environment: 2), as if it alone had happened
         raise max(built.failed.values(), key=_gravity)
     if not result.ok:
@@ -175,6 +184,11 @@ def run(args: argparse.Namespace) -> int:
     if fingerprint and result.checks and noop.fingerprint(args.sources, chosen) == fingerprint:
         noop.remember(out, fingerprint, _record(result, built, out))
     return 0
+
+
+def _rows(rows: list[tuple[str, int, int]], built: BuildResult) -> list[tuple[str, int, int]]:
+    """The table's rows, each exam's warnings counting the outputs' warnings printed above it too."""
+    return [(name, errors, warnings + sum(w.startswith(f"{name}: ") for w in built.warnings)) for name, errors, warnings in rows]
 
 
 def _diagnostic_data(d: Diagnostic) -> list:
@@ -191,23 +205,25 @@ def _record(result: Validation, built: BuildResult, out: Path) -> dict[str, Any]
         warnings = [w.removeprefix(f"{check.name}: ") for w in built.warnings if w.startswith(f"{check.name}: ")]
         exams.append({"id": check.name, "generation": generation, "files": files, "warnings": warnings,
                       "outputs": list(built.outcomes.get(check.name, {})), "state": noop.state_digest(out, generation)})
-    shown = {mode: [_diagnostic_data(d) for c in result.checks for d in shown_diagnostics(c, verbose)]
-             for mode, verbose in (("grouped", False), ("verbose", True))}
-    return {"exams": exams, "diagnostics": shown, "table": table_rows(result), "summary": summary(result)}
+    modes = (("grouped", False), ("verbose", True))
+    shown = {mode: [_diagnostic_data(d) for c in result.checks for d in shown_diagnostics(c, verbose)] for mode, verbose in modes}
+    return {"exams": exams, "diagnostics": shown, "table": {mode: _rows(table_rows(result, verbose), built) for mode, verbose in modes},
+            "summary": {mode: summary(result, verbose) for mode, verbose in modes}}
 
 
 def _replay(record: dict[str, Any], out: Path) -> int:
     """Print what the recorded build printed, every output now unchanged."""
-    rows = record["diagnostics"]["verbose" if say.verbose() else "grouped"]
+    mode = "verbose" if say.verbose() else "grouped"
+    rows = record["diagnostics"][mode]
     print_sorted([Diagnostic(Path(p), Position(line, col), Severity(sev), message, code) for p, line, col, sev, message, code in rows])
-    print_summary(list(record["summary"]))
+    print_summary(list(record["summary"][mode]))
     for exam in record["exams"]:
         for warning in exam["warnings"]:
             say.info(for_terminal(f"warning: {exam['id']}: {warning}"))
         for name in exam["files"]:
             say.detail(for_terminal(f"unchanged {os.path.relpath(out / exam['id'] / name)}"))
         if exam["outputs"]:
-            say.info(for_terminal(f"{exam['id']}: unchanged: {', '.join(exam['outputs'])} (inputs did not change; --force rebuilds, -v lists the files)"))
+            say.info(for_terminal(exam_line(exam["id"], dict.fromkeys(exam["outputs"], "unchanged"), out)))
     outcomes = {e["id"]: dict.fromkeys(e["outputs"], "unchanged") for e in record["exams"]}
-    print_table([tuple(row) for row in record["table"]], _outputs(outcomes))
+    print_table([tuple(row) for row in record["table"][mode]], _outputs(outcomes))
     return 0

@@ -24,5 +24,6 @@ COMMANDS: dict[str, Command] = {
     "new": Command("pipeline.cli.new_cmd", "write a commented skeleton: `new exam ID` or `new objective EXAM NUMBER TITLE`"),
     "stats": Command("pipeline.cli.stats_cmd", "read learners' answers (Moodle, Canvas, the long format), write item statistics and a report"),
     "examples": Command("pipeline.cli.examples_cmd", "run every worked example in a sandbox, compare its output, update the examples locks"),
+    "variants": Command("pipeline.cli.variants_cmd", "run varied questions' code in the sandbox, stress-test the variants, update the variants locks"),
     "check-quote": Command("pipeline.cli.check_quote_cmd", "check one quote against one page (exit 0 found, 1 missing, 2 unreachable)"),
 }

@@ -94,9 +94,16 @@ def print_thin_rules(result: Validation) -> None:
             say.info(f"{content.exam.id}: {line}")
 
 
-def table_rows(result: Validation) -> list[tuple[str, int, int]]:
-    """Per exam: its name, errors and warnings."""
-    return [(c.name, len(c.report.errors), len(c.report.warnings)) for c in result.checks]
+def counts(check: ExamCheck, verbose: bool) -> tuple[int, int]:
+    """The exam's errors and warnings as printed: a count always equals the lines shown above it."""
+    shown = shown_diagnostics(check, verbose)
+    return sum(d.severity is Severity.ERROR for d in shown), sum(d.severity is Severity.WARNING for d in shown)
+
+
+def table_rows(result: Validation, verbose: bool | None = None) -> list[tuple[str, int, int]]:
+    """Per exam: its name, errors and warnings (as printed: with -v, else with the unchecked quotes as one line)."""
+    verbose = say.verbose() if verbose is None else verbose
+    return [(c.name, *counts(c, verbose)) for c in result.checks]
 
 
 def print_table(result: Validation | list[tuple[str, int, int]], outputs: dict[str, str] | None = None) -> None:
@@ -139,10 +146,11 @@ def refused(checked: Validation, verb: str, why: str = "") -> bool:
     return True
 
 
-def summary(result: Validation) -> list[str]:
-    """The closing lines of validation: what could not be checked, then the counts."""
+def summary(result: Validation, verbose: bool | None = None) -> list[str]:
+    """The closing lines of validation: what could not be checked, then the counts (of the lines printed)."""
     objectives = result.objective_count
-    errors, warnings = len(result.report.errors), len(result.report.warnings)
+    rows = table_rows(result, verbose)
+    errors, warnings = sum(row[1] for row in rows), sum(row[2] for row in rows)
     lines = [f"validate: {check.name}: {sentence}" for check in result.checks for sentence in check.not_checked]
     unchecked = f"; {result.unchecked} item(s) not checked further until their schema errors are fixed" if result.unchecked else ""
     return [*lines, f"validate: {result.exam_count} exam(s), {objectives} objective(s): {errors} error(s), {warnings} warning(s){unchecked}"]

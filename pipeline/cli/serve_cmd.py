@@ -8,6 +8,7 @@ when its link is opened. Exit 2 when the port is taken or the exam cannot be cho
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import threading
 from pathlib import Path
@@ -82,8 +83,18 @@ def _stop_on_signals() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
+def _quiet_libraries(debug: bool) -> None:
+    """serve prints only its own lines: a library's log line (watchfiles' "3 changes detected", a warning of
+    the PDF engine) says nothing an author can act on, and what fails reaches them as serve's own message.
+    Python prints unhandled warnings through its last-resort handler; a handler on the root logger replaces it.
+    With --debug the libraries speak."""
+    if not debug:
+        logging.getLogger().addHandler(logging.NullHandler())
+
+
 def run(args: argparse.Namespace) -> int:
     _stop_on_signals()
+    _quiet_libraries(getattr(args, "debug", False))
     session = _session(args)
     try:
         server = make_server(session, args.port)

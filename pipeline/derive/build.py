@@ -6,7 +6,7 @@ import datetime as dt
 
 from pipeline.citations.lock import LOCK_NAME, CitationLock
 from pipeline.derive.citations import Citations
-from pipeline.derive.questions import Origin, question_view
+from pipeline.derive.questions import Origin, question_view, varied_view
 from pipeline.examples.lock import LOCK_NAME as EXAMPLES_LOCK
 from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
@@ -14,6 +14,9 @@ from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.practice.coverage import make_coverage
 from pipeline.practice.generate import SourcedQuestion, generate
 from pipeline.today import source_date_epoch
+from pipeline.variants.built import built_variants
+from pipeline.variants.lock import LOCK_NAME as VARIANTS_LOCK
+from pipeline.variants.lock import VariantsLock
 from pipeline.view.model import ExampleView, ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
 from schema.example_status import ExampleStatus
 from schema.models import CrossRef, Exam, Example, Objective, Question, Section
@@ -29,14 +32,14 @@ def source_date(content: ExamContent) -> dt.datetime:
 
 
 def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None = None, when: dt.datetime | None = None,
-               examples: ExamplesLock | None = None) -> ExamView:
+               examples: ExamplesLock | None = None, variants: VariantsLock | None = None) -> ExamView:
     """`today` judges staleness and `when` is the build's date; both default to the source date. The
     examples lock defaults to the one beside the sources."""
     when = when or source_date(content)
     today = today or when.date()
     citations = Citations(content, lock)
     generated = _Generated(content)
-    runs = _Runs(content, examples or ExamplesLock.load(content.folder))
+    runs = _Runs(content, examples or ExamplesLock.load(content.folder), variants or VariantsLock.load(content.folder))
     files: dict[int, list[ObjectiveFile]] = {}  # section number -> its objective files, in source order
     for file in content.objective_files:
         if (section := content.section_of(file.objective)) is not None:
@@ -56,7 +59,8 @@ def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None =
 
 def _newest_mtime(content: ExamContent) -> int:
     """Whole seconds, as Anki stores times: any edit to a source file (or a new lock) makes it newer."""
-    files = [content.exam_file.path, *(f.path for f in content.objective_files), content.folder / LOCK_NAME, content.folder / EXAMPLES_LOCK]
+    files = [content.exam_file.path, *(f.path for f in content.objective_files), content.folder / LOCK_NAME, content.folder / EXAMPLES_LOCK,
+             content.folder / VARIANTS_LOCK]
     return max(p.stat().st_mtime_ns for p in files if p.is_file()) // 1_000_000_000
 
 
@@ -74,8 +78,13 @@ class _Generated:
 class _Runs:
     """Each example as the examples lock last saw it: an entry whose hash is not the example's is not-run."""
 
-    def __init__(self, content: ExamContent, lock: ExamplesLock) -> None:
+    def __init__(self, content: ExamContent, lock: ExamplesLock, variants: VariantsLock) -> None:
         self.lock, self.requirements = lock, exam_requirements(content.exam, content.folder)
+        self.variants = variants
+
+    def made(self, q: Question) -> list:
+        """A varied question's built variants (none for a question that does not vary)."""
+        return built_variants(q, self.variants.entries.get(q.id)) if q.variants is not None else []
 
     def view(self, example: Example) -> ExampleView:
         entry = self.lock.entry(example.id)
@@ -105,7 +114,8 @@ def _objective(file: ObjectiveFile, section: Section, content: ExamContent, cita
         id=o.id, title=o.title, summary_md=o.summary, section=section.number, reviewed=o.reviewed, age_days=age,
         stale=age > exam.review_policy.max_age_days, key_points=_key_points(o, citations, content), terms=tuple(o.terms),
         examples=tuple(runs.view(e) for e in o.examples), labs=tuple(o.labs),
-        questions=tuple(question_view(q, origin, citations) for q, origin in authored),
+        questions=tuple(varied_view(q, built, origin, citations) if (built := runs.made(q)) else question_view(q, origin, citations)
+                        for q, origin in authored),
         generated=tuple(question_view(q, origin, citations) for q, origin in made),
         see=_see(getattr(o, "see", None), content), check_yourself=tuple(o.check_yourself),
     )

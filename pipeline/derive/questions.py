@@ -3,11 +3,12 @@ and the citations behind it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.derive.citations import Citations
 from pipeline.questions import QuestionBase, type_of
-from pipeline.view.model import QuestionView
+from pipeline.variants.made import Variant
+from pipeline.view.model import QuestionView, VariantView
 
 
 @dataclass(frozen=True)
@@ -38,3 +39,10 @@ def question_view(q: QuestionBase, origin: Origin, citations: Citations) -> Ques
 
 def _tags(q: QuestionBase, origin: Origin) -> tuple[str, ...]:
     return tuple(sorted({origin.exam_id, f"section-{origin.section}", f"objective-{origin.objective}", q.difficulty, origin.generated or "authored"}))
+
+
+def varied_view(q: QuestionBase, made: list[Variant], origin: Origin, citations: Citations) -> QuestionView:
+    """A varied question: variant 1's view under the question's id, carrying every variant and the template."""
+    variants = tuple(VariantView(m.index, m.seed, dict(m.values), replace(question_view(m.question, origin, citations), id=q.id)) for m in made)
+    template = q.model_dump(mode="json", by_alias=True)
+    return replace(variants[0].question, variants=variants, template=template)

@@ -1,5 +1,6 @@
 """What `audit` shows in the terminal: a progress bar while pages arrive, then a table of counts by
-status and every problem with file:line, URL, and for drifted quotes the closest passage and a word diff.
+status and every problem with file:line, URL, and for drifted quotes the closest passage and a word diff,
+then the blast radius as a list that fits 80 columns (a nine-column table took 200).
 
 Problem lines are printed unwrapped, so they stay `path:line: ...` lines that editors and CI jump to.
 """
@@ -7,6 +8,7 @@ Problem lines are printed unwrapped, so they stay `path:line: ...` lines that ed
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -22,6 +24,11 @@ from pipeline.citations.worddiff import rich_markup, with_markers, word_diff
 from pipeline.findings.blast import Blast, blast_radius
 from pipeline.findings.report import counts, healing_lines
 from pipeline.text.terminal import for_terminal
+
+
+def escape_markup_only(text: str) -> str:
+    """Text already made inert for a terminal (`for_terminal`), its markup made inert for rich."""
+    return _escape_markup(text)
 
 
 def escape(text: str) -> str:
@@ -65,16 +72,26 @@ def diff_text(console: Console, segments: list[tuple[str, str]]) -> str:
     return escape(with_markers(segments))
 
 
-def blast_table(blasts: list[Blast]) -> Table:
-    """The blast radius, one row per citation not found: what depends on it, counted and named."""
-    table = Table(title="blast radius: what depends on each citation not found", title_justify="left")
-    for column in ("objective", "quote at", "status", "key points", "questions", "generated", "deck notes", "guide", "site"):
-        table.add_column(column, overflow="fold", no_wrap=column in ("objective", "status", "generated", "deck notes", "guide", "site"))
+BLAST_WIDTH = 80  # a terminal's classic width: the blast radius is listed, wrapped at words, never cut
+
+
+def blast_lines(blasts: list[Blast], width: int = BLAST_WIDTH) -> list[str]:
+    """The blast radius, one block per citation not found: where its quote is, then what depends on it, one
+    kind per line, each wrapped at words within `width` (a long name stays whole on a line of its own)."""
+    lines = ["blast radius: what depends on each citation not found"]
     for b in blasts:
-        table.add_row(escape(b.objective), escape(b.where), b.status, escape(", ".join(b.key_points)),
-                      escape(", ".join(b.questions)) or "-", str(len(b.generated)), str(len(b.notes)),
-                      escape(", ".join(g.split("#")[-1] for g in b.guide)), escape(", ".join(b.site)))
-    return table
+        guide = ", ".join(g.split("#")[-1] for g in b.guide)
+        lines += _wrapped(f"{b.where}: {b.status}: objective {b.objective} {b.objective_title}", "", width)
+        for label, text in (("key points", ", ".join(b.key_points)), ("questions", ", ".join(b.questions)),
+                            ("generated questions", str(len(b.generated))), ("deck notes", str(len(b.notes))),
+                            ("guide", guide), ("site", ", ".join(b.site))):
+            lines += _wrapped(f"{label}: {text or '-'}", "    ", width)
+    return lines
+
+
+def _wrapped(text: str, indent: str, width: int) -> list[str]:
+    return textwrap.wrap(for_terminal(text), width, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_long_words=False, break_on_hyphens=False) or [indent]
 
 
 def show(result: AuditResult, console: Console | None = None, blasts: list[Blast] | None = None) -> None:
@@ -92,4 +109,5 @@ def show(result: AuditResult, console: Console | None = None, blasts: list[Blast
         when = "is after today" if review.status == "future" else f"is {review.age_days} days old, past the review policy"
         console.print(f"{escape(where)}: review {review.status}: reviewed {review.reviewed} {when}", soft_wrap=True, highlight=False)
     if blasts := blast_radius(result) if blasts is None else blasts:
-        console.print(blast_table(blasts))
+        for line in blast_lines(blasts):
+            console.print(escape_markup_only(line), soft_wrap=True, highlight=False)

@@ -188,11 +188,15 @@ def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[
     # a misspelt key is one mistake, not two: its "did you mean" stands for the "required key missing"
     data = doc.data
     misspelt = {(path[:-1], _close_key(root, path, data)) for (path, _), errs in by_path.items() if errs[0]["type"] == "extra_forbidden"}
+    reported_cuts: set[PathKey] = set()
     for (path, missing), errs in by_path.items():
+        errs = _beside_placeholder(errs)
         kind = errs[0]["type"]
         if kind == "missing" and (path, missing) in misspelt:
             continue
-        if kind == "extra_forbidden":
+        if kind == "extra_forbidden" and path in doc.comma_keys:
+            _report_comma(doc, path, report, reported_cuts)
+        elif kind == "extra_forbidden":
             message, code = _unknown_key_message(root, path, data)
             report.error(doc.path, doc.key_position(path), message, code)
         elif kind in ("union_tag_invalid", "union_tag_not_found"):
@@ -206,6 +210,25 @@ def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[
         else:
             message = _value_message(errs[0], field_label(path), _field_description(root, path, data), doc.written.get(path))
             report.error(doc.path, doc.position(path), message, "schema")
+
+
+def _report_comma(doc: YamlDocument, key_path: PathKey, report: Report, reported: set[PathKey]) -> None:
+    """`{definition: A unit, fast math}`: not an unknown key `fast math` but a value cut by its comma; once per value."""
+    cut = doc.comma_keys[key_path]
+    if cut in reported:
+        return
+    reported.add(cut)
+    place, whole = doc.comma_values[cut]
+    fixed = whole.replace("\\", "\\\\").replace('"', '\\"')
+    report.error(doc.path, place, f"{field_label(cut)}: the ',' in this value ends it inside {{...}}, so {str(key_path[-1])!r} was "
+                 f'read as a key; quote the value: {cut[-1]}: "{fixed}"', "yaml")
+
+
+def _beside_placeholder(errs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A number or true/false field also takes a varied question's `{{ name }}`: that member's "not text" or
+    "not a placeholder" says nothing to an author who wrote a list, so the others' errors speak alone."""
+    others = [e for e in errs if not (e["type"] in ("string_type", "string_pattern_mismatch") and "{{" in str(e.get("ctx", {}).get("pattern", "{{")))]
+    return others if others and len(others) < len(errs) else errs
 
 
 def _report_tag(doc: YamlDocument, path: PathKey, err: dict[str, Any], report: Report) -> None:

@@ -13,7 +13,8 @@ authors make are few and recognisable; each gets its place and a hint here:
 - a quote inside a quoted value that ends it early (`'It's'`, `"say "hi""`);
 - a `|` or `>` block whose first line is indented more than the rest (it needs an indentation
   indicator, `|2`, to keep its leading spaces);
-- a list item or a key indented less than its siblings above it.
+- a list item or a key indented less than its siblings above it, or a key indented more than the key
+  above it when that key has its value on its line.
 
 Anything else keeps the parser's words, at the parser's place.
 """
@@ -99,7 +100,7 @@ def syntax_error(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str]:
     swallowed = _swallowing_quote(text, mark) if mark else None
     if swallowed:
         return swallowed
-    for hint in (_flow_problem, _quote_ends_early, _block_needs_indicator, _dedented):
+    for hint in (_flow_problem, _quote_ends_early, _block_needs_indicator, _dedented, _deeper_after_plain):
         found = hint(text, exc) if mark else None
         if found:
             return found
@@ -206,29 +207,74 @@ def _block_needs_indicator(text: str, exc: yaml.MarkedYAMLError) -> tuple[Positi
     return None
 
 
+_KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?[\w-]+:(?:\s|$)")
+_ITEM_LINE = re.compile(r"^(\s*)-(?:\s|$)")
+
+
+def _content_above(text: str, number: int) -> tuple[int, str] | None:
+    """The nearest line above line `number` that holds more than blanks or a comment."""
+    for above in range(number - 1, 0, -1):
+        line = _line(text, above)
+        if line.strip() and not line.lstrip().startswith("#"):
+            return above, line
+    return None
+
+
+def _key_indent(line: str) -> int:
+    """Where the key of a `key:` or `- key:` line starts."""
+    indent = len(line) - len(line.lstrip(" "))
+    return indent + 2 if line.lstrip().startswith("- ") else indent
+
+
 def _dedented(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str] | None:
-    """A list item or a key indented less than its siblings above it (but more than their parent)."""
+    """A list item or a key indented less than its siblings above it (but more than their parent), or a key
+    indented more than the key above it, whose value is already on its line."""
     problem, mark = exc.problem or "", exc.problem_mark
     if "'<block sequence start>'" in problem:
-        what, sibling = "list item", re.compile(r"^(\s*)-(?:\s|$)")
+        what, sibling = "list item", _ITEM_LINE
     elif "'<block mapping start>'" in problem:
-        what, sibling = "key", re.compile(r"^(\s*)(?:-\s+)?[\w-]+:(?:\s|$)")
+        what, sibling = "key", _KEY_LINE
     else:
         return None
     line = _line(text, mark.line + 1)
     indent = len(line) - len(line.lstrip(" "))
+    if what == "key" and (deeper := _deeper_key(text, mark.line + 1, indent)):
+        return deeper
     for number in range(mark.line, 0, -1):
         above = _line(text, number)
         if not above.strip():
             continue
         found = sibling.match(above)
-        above_indent = len(above) - len(above.lstrip(" "))
-        if what == "key" and found and above.lstrip().startswith("- "):
-            above_indent = len(found.group(1)) + 2  # the key after a dash stands two columns in
+        above_indent = _key_indent(above) if what == "key" and found else len(above) - len(above.lstrip(" "))
         if found and above_indent > indent:
             return Position(mark.line + 1, indent + 1), (f"invalid YAML: this {what} is indented {indent} spaces, less than the "
                                                          f"{what}s above it ({above_indent}, line {number}); line it up with them")
     return None
+
+
+def _deeper_after_plain(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str] | None:
+    """`type: single` then a deeper `stem: ...`: YAML reads the deeper line as more of the value `single` and stops
+    at its `:`; the mistake is the key's indentation, at the key."""
+    mark = exc.problem_mark
+    line = _line(text, mark.line + 1)
+    if exc.problem != "mapping values are not allowed here" or not re.fullmatch(r"\s*[\w-]+", line[: mark.column]):
+        return None
+    return _deeper_key(text, mark.line + 1, len(line) - len(line.lstrip(" ")))
+
+
+def _deeper_key(text: str, number: int, indent: int) -> tuple[Position, str] | None:
+    """A key indented more than the key on the line above, which has its value on its own line (`type: single`):
+    YAML cannot take the deeper key as part of anything, so it gives up here."""
+    above = _content_above(text, number)
+    if above is None or not _KEY_LINE.match(above[1]):
+        return None
+    above_number, above_line = above
+    above_indent = _key_indent(above_line)
+    if indent <= above_indent:
+        return None
+    return Position(number, indent + 1), (f"invalid YAML: this key is indented {indent} spaces, more than the key above it "
+                                          f"({above_indent}, line {above_number}), which already has its value; line it up with "
+                                          f"that key ({above_indent} spaces)")
 
 
 def _parser_words(text: str, exc: yaml.MarkedYAMLError) -> tuple[Position, str]:

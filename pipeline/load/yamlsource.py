@@ -39,6 +39,10 @@ class YamlDocument:
     duplicate_keys: list[tuple[PathKey, Position]] = field(default_factory=list)
     written: dict[PathKey, str] = field(default_factory=dict)  # non-text scalars as written (`1.10`, read as 1.1)
     stray_quotes: list[tuple[PathKey, Position, str]] = field(default_factory=list)  # `text"`: a closing quote never opened
+    # `{definition: A, B}`: a comma ended the value and `B` became a key with no value; each such key's path ->
+    # the path of the value it was cut from, and that value's place and whole text as written (`A, B`)
+    comma_keys: dict[PathKey, PathKey] = field(default_factory=dict)
+    comma_values: dict[PathKey, tuple[Position, str]] = field(default_factory=dict)
 
     def position(self, path: PathKey) -> Position:
         """Where the node at `path` stands; for a path that does not exist, its nearest existing parent."""
@@ -62,6 +66,7 @@ class _Builder:
         self.doc = doc
         self.text = text  # the source, to place the escape that wrote a control character
         self.scalars = yaml.SafeLoader("")  # only its scalar constructors are used
+        self._plain: dict[PathKey, tuple[Position, int]] = {}  # each plain value of a {...} mapping: its place, its offset
 
     def build(self, node: yaml.Node, path: PathKey) -> Any:
         self.doc.values[path] = _mark(node)
@@ -84,6 +89,7 @@ class _Builder:
     def _mapping(self, node: yaml.MappingNode, path: PathKey) -> dict[Any, Any]:
         self.scalars.flatten_mapping(node)  # resolves YAML merge keys (<<)
         result: dict[Any, Any] = {}
+        cut_from: PathKey | None = None  # in a {...} mapping: the last plain value a comma may have cut short
         for key_node, value_node in node.value:
             _refuse_hostile(self.doc.path, key_node, None, self.text)
             key = _construct(self.scalars, key_node, self.doc.path) if isinstance(key_node, yaml.ScalarNode) else f"<{key_node.id}>"
@@ -96,7 +102,25 @@ class _Builder:
                 continue
             self.doc.keys[child] = _mark(key_node)
             result[key] = self.build(value_node, child)
+            if node.flow_style:
+                cut_from = self._comma_cut(key_node, value_node, child, cut_from)
         return result
+
+    def _comma_cut(self, key_node: yaml.Node, value_node: yaml.Node, child: PathKey, cut_from: PathKey | None) -> PathKey | None:
+        """Record `{definition: A, B}`, a plain key with no `:` after a plain value, as text cut by a comma;
+        return the value later keys may be cut from. Only the schema's "unknown key" turns it into an error."""
+        bare = (isinstance(key_node, yaml.ScalarNode) and key_node.style is None and isinstance(value_node, yaml.ScalarNode)
+                and value_node.value == "" and value_node.tag == "tag:yaml.org,2002:null"
+                and not self.text[key_node.end_mark.index:].lstrip(" ").startswith(":"))
+        if bare and cut_from is not None:
+            place, start = self._plain[cut_from]
+            self.doc.comma_keys[child] = cut_from
+            self.doc.comma_values[cut_from] = (place, self.text[start:key_node.end_mark.index])
+            return cut_from
+        if isinstance(value_node, yaml.ScalarNode) and value_node.style is None and value_node.tag == "tag:yaml.org,2002:str":
+            self._plain[child] = (_mark(value_node), value_node.start_mark.index)
+            return child
+        return None
 
 
 def _refuse_hostile(path: Path, node: yaml.Node, value: Any, text: str) -> None:

@@ -139,11 +139,13 @@ def _record_ok(record: object) -> bool:
     exams_ok = all(isinstance(e, dict) and isinstance(e.get("id"), str) and isinstance(e.get("generation"), str)
                    and all(_texts(e.get(k)) for k in ("files", "warnings", "outputs")) and isinstance(e.get("state"), str | None)
                    for e in record["exams"])
-    shown = record.get("diagnostics")
+    shown, table, summary = record.get("diagnostics"), record.get("table"), record.get("summary")
+    modes = ("grouped", "verbose")  # what a build prints without -v and with it (the counts are those of the lines shown)
     rows_ok = isinstance(shown, dict) and all(isinstance(shown.get(mode), list) and all(
-        _row_ok(r, (str, int, int, str, str, str)) and r[3] in ("error", "warning") for r in shown[mode]) for mode in ("grouped", "verbose"))
-    table_ok = isinstance(record.get("table"), list) and all(_row_ok(r, (str, int, int)) for r in record["table"])
-    return exams_ok and rows_ok and table_ok and _texts(record.get("summary"))
+        _row_ok(r, (str, int, int, str, str, str)) and r[3] in ("error", "warning") for r in shown[mode]) for mode in modes)
+    table_ok = isinstance(table, dict) and all(isinstance(table.get(mode), list) and all(_row_ok(r, (str, int, int)) for r in table[mode])
+                                               for mode in modes)
+    return exams_ok and rows_ok and table_ok and isinstance(summary, dict) and all(_texts(summary.get(mode)) for mode in modes)
 
 
 

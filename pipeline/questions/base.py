@@ -17,6 +17,7 @@ from pydantic import Field
 
 from pipeline.shapes.parts import Part
 from schema.fields import ItemId, Markdown, Strict
+from schema.variants import Variants
 
 # A problem with a question: the path below the question's node, the message, and the check's code.
 Problem = tuple[tuple, str, str]
@@ -35,6 +36,10 @@ class QuestionBase(Strict):
         default=False,
         description="Held out for mock exams: left out of practice (objective and practice pages, review, the deck) so the site's mock exam, which draws these first, and the guide's practice exam ask something the learner has not rehearsed.",
     )
+    variants: Variants | None = Field(
+        default=None,
+        description="The question is a template: `{{ name }}` in its text stands for a value each variant draws, from `code:` (generate(seed), run by `variants`) or `values:` lists; `count:` variants are built.",
+    )
 
 
 @dataclass(frozen=True)
@@ -44,13 +49,13 @@ class QuestionType:
     name: str
     model: type[QuestionBase]  # its source model; `type: Literal[name]`
     prompt: str  # the instruction a learner reads ("Choose one.")
-    scoring: str  # how an answer is scored, in a sentence (for the README and the exports' notes)
+    scoring: str  # how an answer is scored, in a sentence (for the docs and the exports' notes)
     parts: Callable[[QuestionBase], tuple[Part, ...]]  # the shapes it shows, settled (display order seeded by the id)
     check: Callable[[QuestionBase], list[Problem]] = lambda q: []  # offline rules beyond the schema
     answer_md: Callable[[QuestionBase, tuple[Part, ...]], str] | None = None  # the answer as text; default: the parts'
     answer_words: Callable[[QuestionBase], str] = lambda q: ""  # the right answer in words, for near-duplicate checks
     prompt_of: Callable[[QuestionBase], str] | None = None  # when the instruction depends on the question
-    rank: int = 100  # where the type is listed (messages, the README, the schema): by rank, then name
+    rank: int = 100  # where the type is listed (messages, the docs, the schema): by rank, then name
 
     def prompt_for(self, question: QuestionBase) -> str:
         return self.prompt_of(question) if self.prompt_of is not None else self.prompt

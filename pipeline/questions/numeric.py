@@ -23,6 +23,7 @@ from pydantic import AfterValidator, Field, StrictFloat, StrictInt, StringConstr
 from pipeline.questions.base import Problem, QuestionBase, QuestionType
 from pipeline.shapes.parts import Numeric
 from schema.fields import Text
+from schema.variants import Placeholder
 
 
 def _finite(value: float) -> float:
@@ -39,13 +40,16 @@ class NumericQuestion(QuestionBase):
     """Give a number: `answer` is the number, right within `tolerance`."""
 
     type: Literal["numeric"] = Field(description="numeric: the answer is a number, within a tolerance.")
-    answer: Number = Field(description="The right number, e.g. 4 or 3.14 (not quoted).")
-    tolerance: Number | Percent = Field(default=0, description="How far from the answer still counts as right: a number (absolute, e.g. 0.01) or a percentage of the answer (\"2%\"); 0, the default, asks for the exact number.")
+    answer: Number | Placeholder = Field(description="The right number, e.g. 4 or 3.14 (not quoted); in a varied question `{{ name }}`.")
+    tolerance: Number | Percent | Placeholder = Field(default=0, description="How far from the answer still counts as right: a number (absolute, e.g. 0.01) or a percentage of the answer (\"2%\"); 0, the default, asks for the exact number; in a varied question `{{ name }}`.")
     unit: Text | None = Field(default=None, description="The unit the number is in (e.g. GB), shown after the answer box; a learner may type it after the number.")
 
 
 def written(value: float) -> str:
-    """A number as an author would write it: 4, not 4.0; 3.14, not 3.1400000000000001."""
+    """A number as an author would write it: 4, not 4.0; 3.14, not 3.1400000000000001 (a varied question's
+    `{{ name }}` as it stands: its variants are numbers)."""
+    if isinstance(value, str):
+        return value
     return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else repr(float(value))
 
 

@@ -8,13 +8,14 @@ from pydantic import Field, StrictBool
 
 from pipeline.questions.base import QuestionBase, QuestionType
 from pipeline.shapes.parts import Choices, Option
+from schema.variants import Placeholder
 
 
 class TrueFalseQuestion(QuestionBase):
     """True or false: `stem` is a statement, `answer` is true or false."""
 
     type: Literal["true_false"] = Field(description="true_false: a statement the learner judges true or false.")
-    answer: StrictBool = Field(description="true when the statement is true, false when it is false (not quoted: \"yes\" is text).")
+    answer: StrictBool | Placeholder = Field(description="true when the statement is true, false when it is false (not quoted: \"yes\" is text); in a varied question `{{ name }}`.")
 
 
 def parts(q: TrueFalseQuestion) -> tuple[Choices]:

@@ -26,6 +26,7 @@ class RenderContext:
     out_dir: Path  # the staging folder for this exam: write here, never into the final folder
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
     paper: str = "a4"  # page size of printed outputs (`build --paper`): a CSS page size name, "a4" or "letter"
+    variants: str = "3"  # notes a varied question makes in the deck at most (`build --variants`): its variants 1..N
     # State an output keeps beside the sources across builds (`Output.state`, e.g. the deck's per-note times): the
     # build reads it in (`kept`) and writes back what a renderer puts in `keep` once the outputs are published, so
     # no renderer writes outside its output folder.
@@ -73,14 +74,15 @@ class Output:
 
 
 PAPER = Option("paper", ("a4", "letter"), "a4", "page size of the study guide")
-OPTIONS = {option.name: option for option in (PAPER,)}  # every option an output may read: its values and default
+VARIANTS = Option("variants", tuple(str(n) for n in range(1, 11)), "3", "notes a varied question makes in the deck, at most (its variants 1..N)")
+OPTIONS = {option.name: option for option in (PAPER, VARIANTS)}  # every option an output may read: its values and default
 
 # name -> its output; run in this order. The names say what an author gets (the study guide, the deck), not
 # the tool behind it; the tools' names stay as aliases.
 RENDERERS: dict[str, Output | str | Renderer] = {
     "guide": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE, ("paper",), "pipeline.render.guide.places:places",
                     writes="study-guide.pdf", aliases=("pdf",)),
-    "deck": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, places="pipeline.render.anki.deck_notes:places",
+    "deck": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, ("variants",), places="pipeline.render.anki.deck_notes:places",
                    state=("deck.state.json",), writes="deck.apkg, deck-changes.json", aliases=("anki",)),
     "bank": Output("pipeline.render.bank", writes="bank.json"),
     "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places", npm=("ts-fsrs",),

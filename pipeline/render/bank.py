@@ -16,7 +16,7 @@ from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.fingerprint import content_hash
-from pipeline.view.model import CitationView, ExamView, QuestionView
+from pipeline.view.model import CitationView, ExamView, QuestionView, VariantView
 from schema.bank import (
     SCHEMA_VERSION,
     Bank,
@@ -28,6 +28,7 @@ from schema.bank import (
     BankPair,
     BankQuestion,
     BankSection,
+    BankVariant,
     ChoicesPart,
     NumericPart,
     PairsPart,
@@ -66,8 +67,16 @@ def bank_question(q: QuestionView) -> BankQuestion:
         explanation=q.explanation_md, explanation_html=to_html(q.explanation_md), difficulty=q.difficulty, tags=list(q.tags),
         key_points=list(q.key_points), citations=[_citation(c) for c in q.citations],
         source=SourceRef(file=q.source_file, line=q.source_line), generated=q.generated or False, mock_only=q.mock_only,
-        content_hash=content_hash(q),
+        content_hash=content_hash(q), template=dict(q.template) if q.template is not None else None,
+        variants=[_variant(v) for v in q.variants] if q.variants else None,
     )
+
+
+def _variant(v: VariantView) -> BankVariant:
+    q = v.question
+    return BankVariant(index=v.index, seed=v.seed, values=dict(v.values), stem=q.stem_md, stem_html=to_html(q.stem_md),
+                       parts=[bank_part(p) for p in q.parts], answer=q.answer_md, answer_html=to_html(q.answer_md),
+                       explanation=q.explanation_md, explanation_html=to_html(q.explanation_md), content_hash=content_hash(q))
 
 
 def _choice(item) -> BankChoice:

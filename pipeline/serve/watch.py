@@ -36,6 +36,7 @@ def watch_paths(sources: Path, templates: Path, settings: Path) -> list[Path]:
 
 
 def run(paths: Iterable[Path], templates: Path, on_change: Callable[[set[str]], None], stop: threading.Event) -> None:
-    """Until `stop` is set: for each batch of relevant changes, `on_change(changed paths)`."""
-    for changes in watch(*paths, watch_filter=_Relevant(templates), stop_event=stop, raise_interrupt=False, debounce=300, step=50):
+    """Until `stop` is set: for each batch of relevant changes, `on_change(changed paths)`. Ctrl-C reaches the
+    caller as KeyboardInterrupt: told to swallow it, watchfiles logs "KeyboardInterrupt caught, stopping watch"."""
+    for changes in watch(*paths, watch_filter=_Relevant(templates), stop_event=stop, raise_interrupt=True, debounce=300, step=50):
         on_change({os.path.relpath(path) for _, path in changes})

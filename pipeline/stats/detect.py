@@ -16,4 +16,4 @@ def detect(table: Table) -> ModuleType:
     shown = ", ".join(repr(h) for h in table.header[:5]) + (", ..." if len(table.header) > 5 else "")
     known = "; ".join(f"{fmt.TITLE}" for fmt in FORMATS)
     raise StatsInputError(table.path, 1, f"header {shown} is not one this command reads; expected one of: {known} "
-                                         "(see the README's 'Item statistics'; the long format's header is learner,question_id,response,score,time)")
+                                         "(see the documentation's 'Item statistics' page; the long format's header is learner,question_id,response,score,time)")

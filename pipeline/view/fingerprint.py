@@ -21,6 +21,7 @@ from pipeline.view.model import QuestionView
 NOT_CONTENT = frozenset({
     "explanation_md", "citations", "difficulty", "tags", "key_points", "number", "category_path",
     "source_file", "source_line", "objective", "section", "generated", "mock_only",
+    "variants", "template",  # a varied question hashes as its variant 1 shows; each variant has its own hash
 })
 DIGITS = 16  # 64 bits: a changed question is told from the old one with certainty for any real bank
 

@@ -7,8 +7,10 @@ through pipeline/text/markdown.py or escapes it); everything else is plain text 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from pipeline.shapes.parts import Part
 from schema.citation_status import LABELS, Status
@@ -118,6 +120,10 @@ class QuestionView:
     generated: str | None = None  # the generator rule, None for authored questions
     tags: tuple[str, ...] = ()
     mock_only: bool = False  # held out for mock exams: not in practice (ObjectiveView.practice, the site's practice pages)
+    # A varied question: the view itself is variant 1; `variants` holds every built variant (1 first), each a
+    # view of its own under the question's id; `template` is the question as written (its fields as data).
+    variants: tuple[VariantView, ...] = ()
+    template: Mapping[str, Any] | None = None
 
     @property
     def label(self) -> str:
@@ -126,6 +132,17 @@ class QuestionView:
     @property
     def shapes(self) -> tuple[str, ...]:
         return tuple(part.shape for part in self.parts)
+
+
+@dataclass(frozen=True)
+class VariantView:
+    """Variant `index` of a varied question: its seed, its values, and the question they make (parts shuffled
+    by the variant's own id, so the key's place differs between variants)."""
+
+    index: int
+    seed: int
+    values: Mapping[str, Any]
+    question: QuestionView
 
 
 @dataclass(frozen=True)

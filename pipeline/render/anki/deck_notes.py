@@ -155,24 +155,41 @@ def example_note(place: _Place, code: str, example: ExampleView) -> DeckNote:
     return DeckNote(_guid(place, "example", example.id), EXAMPLE, fields, _tags(place, code, "example"), place.deck)
 
 
-def notes(view: ExamView, warnings: list[str] | None = None) -> list[DeckNote]:
+def notes(view: ExamView, warnings: list[str] | None = None, variants: int = 3) -> list[DeckNote]:
     """Every note of the exam, objective by objective: terms, cloze key points, worked examples, then practice
-    questions (those whose shapes a card can show; the others are named in `warnings`)."""
+    questions (those whose shapes a card can show; the others are named in `warnings`). A varied question
+    makes a note for each of its first `variants` variants: variant 1 under the question's own GUID (so the
+    note a learner already has stays theirs), variant N under `<id>.vN`; new values update them in place."""
     code, found, skipped = view.exam.code, [], [] if warnings is None else warnings
     for objective in view.objectives:
         place = _place(view, objective)
         found += [term_note(place, code, term) for term in objective.terms]
         found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)]
         found += [example_note(place, code, e) for e in objective.examples]
-        found += [question_note(place, code, part, key) for q in writable(objective.practice, f.WRITERS, "anki", skipped) for key, part in _parts(q)]
+        found += [question_note(place, code, part, key) for q in writable(objective.practice, f.WRITERS, "anki", skipped)
+                  for shown, variant_key in _variants(q, variants) for key, part in _parts(shown, variant_key)]
         found += [check_yourself_note(place, code, objective, n, prompt) for n, prompt in enumerate(objective.check_yourself, start=1)]
     return found
 
 
-def _parts(question: QuestionView) -> list[tuple[str | None, QuestionView]]:
+def _variants(question: QuestionView, most: int) -> list[tuple[QuestionView, str | None]]:
+    """(question as shown, its note key) per note: variant 1 keyed as the question itself, then `<id>.vN`."""
+    if not question.variants:
+        return [(question, None)]
+    return [(v.question, None if v.index == 1 else f"{question.id}.v{v.index}") for v in question.variants[:most]]
+
+
+def _parts(question: QuestionView, variant_key: str | None = None) -> list[tuple[str | None, QuestionView]]:
+    """(note key, card) per card of the question: None keys the note by the question's own id."""
     if not any(isinstance(p, Pairs) for p in question.parts):
-        return [(None, question)]
-    return [(None if key == question.id else key, part) for key, part in matching_parts(question)]
+        return [(variant_key, question)]
+    cards = matching_parts(question)  # keyed <id> or <id>#part-N
+
+    def key_of(key: str) -> str | None:
+        if variant_key is None:
+            return None if key == question.id else key
+        return variant_key + key[len(question.id):]
+    return [(key_of(key), part) for key, part in cards]
 
 
 @dataclass(frozen=True)

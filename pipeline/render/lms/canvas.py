@@ -24,6 +24,7 @@ from pipeline.render.lms import text as lms_text
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.qti21 import identifier
 from pipeline.render.lms.text import item_title
+from pipeline.render.lms.variants import variant_items
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
 from pipeline.text import images
@@ -138,8 +139,18 @@ def item_xml(q: QuestionView) -> str:
             f'<itemfeedback ident="general_fb"><flow_mat>{_mattext(feedback_html(q))}</flow_mat></itemfeedback>\n</item>')
 
 
+def _group(q: QuestionView) -> str:
+    """A varied question: a question group (a section, as Canvas exports one) picking 1 of its variants."""
+    if not q.variants:
+        return item_xml(q)
+    items = "\n".join(item_xml(v) for v in variant_items(q))
+    return (f'<section ident="g_{identifier(q)}" title={quoteattr(q.id + " (variants)")}>\n<selection_ordering><selection>'
+            "<selection_number>1</selection_number><selection_extension><points_per_item>1</points_per_item></selection_extension>"
+            f"</selection></selection_ordering>\n{items}\n</section>")
+
+
 def assessment_xml(view: ExamView, questions: list[QuestionView]) -> str:
-    items = "\n".join(item_xml(q) for q in questions)
+    items = "\n".join(_group(q) for q in questions)
     return (f'{HEADER}<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">\n'
             f"<assessment ident=\"{quiz_id(view)}\" title={quoteattr(view.exam.title)}>\n"
             f"<qtimetadata>{_field('cc_maxattempts', 'unlimited')}</qtimetadata>\n"

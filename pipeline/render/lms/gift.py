@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from pipeline.render.lms import share
 from pipeline.render.lms.moodle import category_path
 from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gift_escape, inline_html
+from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
 from pipeline.text.plaintext import to_plain
@@ -76,7 +77,7 @@ def question_gift(q: QuestionView) -> str:
 
 def gift_text(questions: list[QuestionView]) -> str:
     blocks, category = [], None
-    for q in questions:
+    for q in flattened(questions):  # a varied question: its variants, under a $CATEGORY of their own
         if category_path(q) != category:
             category = category_path(q)
             blocks.append(f"$CATEGORY: {category}")

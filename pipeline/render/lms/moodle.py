@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pipeline.render.lms import share
 from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title
+from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
 from pipeline.text.images import flat_name, shown_in
@@ -150,7 +151,7 @@ def question_xml(q: QuestionView) -> str:
 
 def moodle_xml(view: ExamView, questions: list[QuestionView]) -> str:
     parts, category = ['<?xml version="1.0" encoding="UTF-8"?>', "<quiz>"], None
-    for q in questions:
+    for q in flattened(questions):  # a varied question: its variants, in a category of their own
         if category_path(q) != category:
             category = category_path(q)
             parts.append(_category(q))

@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape, quoteattr
 from pipeline.render.lms import text as lms_text
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.text import item_title
+from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text import images
@@ -173,14 +174,24 @@ def test_xml(view: ExamView, questions: list[QuestionView]) -> str:
         lines.append(f'<assessmentSection identifier="s_{section.number}" title={quoteattr(section.heading)} visible="true">')
         for o in objectives:
             lines.append(f'<assessmentSection identifier="o_{o.id}" title={quoteattr(o.heading)} visible="true">')
-            lines += [f'<assessmentItemRef identifier="{identifier(q)}" href="{item_href(q)}"/>' for q in by_objective[o.id]]
+            lines += [line for q in by_objective[o.id] for line in _refs(q)]
             lines.append("</assessmentSection>")
         lines.append("</assessmentSection>")
     return "\n".join([*lines, "</testPart>", "</assessmentTest>"]) + "\n"
 
 
+def _refs(q: QuestionView) -> list[str]:
+    """A question's item ref; a varied question's variants in a section that selects one of them."""
+    if not q.variants:
+        return [f'<assessmentItemRef identifier="{identifier(q)}" href="{item_href(q)}"/>']
+    refs = [f'<assessmentItemRef identifier="{identifier(v)}" href="{item_href(v)}"/>' for v in variant_items(q)]
+    return [f'<assessmentSection identifier="v_{q.id}" title={quoteattr(q.id + " (variants)")} visible="false">',
+            '<selection select="1"/>', *refs, "</assessmentSection>"]
+
+
 def manifest_xml(view: ExamView, questions: list[QuestionView], shown: dict[str, list] | None = None) -> str:
-    """`shown`: question id -> the images its item shows, each declared as a file of the item's resource."""
+    """`shown`: item id -> the images the item shows, each declared as a file of the item's resource."""
+    questions = flattened(questions)  # every item: a varied question's variants
     deps = "".join(f'<dependency identifierref="RES-{identifier(q)}"/>' for q in questions)
     def media(q: QuestionView) -> str:
         return "".join(f'<file href="{escape(images.href(f.path, "relative"))}"/>' for f in (shown or {}).get(q.id, []))
@@ -194,9 +205,9 @@ def manifest_xml(view: ExamView, questions: list[QuestionView], shown: dict[str,
 
 
 def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, bytes]:
-    items = {q.id: item_xml(q) for q in questions}
-    files = {item_href(q): items[q.id].encode("utf-8") for q in questions}
-    shown = {q.id: images.shown_in(items[q.id], view.media, MEDIA) for q in questions}
+    items = {q.id: item_xml(q) for q in flattened(questions)}
+    files = {item_href(q): items[q.id].encode("utf-8") for q in flattened(questions)}
+    shown = {q.id: images.shown_in(items[q.id], view.media, MEDIA) for q in flattened(questions)}
     for file in {f.path: f for found in shown.values() for f in found}.values():  # only the images an item shows
         files[images.href(file.path, "relative")] = file.media_bytes
     files["assessment.xml"] = test_xml(view, questions).encode("utf-8")

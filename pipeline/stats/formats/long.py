@@ -1,4 +1,4 @@
-"""The plain long format, `learner,question_id,response,score,time` (the README defines it; the study
+"""The plain long format, `learner,question_id,response,score,time` (the documentation's 'Item statistics' page defines it; the study
 site's progress export writes it): one row per answer, in the bank's ids."""
 
 from __future__ import annotations
