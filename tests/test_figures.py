@@ -167,7 +167,7 @@ def test_the_deck_in_real_anki_holds_the_media_its_fields_show(built, tmp_path):
 
 def test_the_bank_lists_each_file_with_a_hash_that_matches_its_copy(built):
     bank = json.loads((built.out / "bank.json").read_text(encoding="utf-8"))
-    assert bank["schema_version"] == "2.3"
+    assert bank["schema_version"] == "2.4"
     assert [m["path"] for m in bank["media"]] == [f"media/{f}" for f in FILES]
     for entry in bank["media"]:
         data = (built.out / entry["path"]).read_bytes()
