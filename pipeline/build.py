@@ -152,7 +152,12 @@ def _fill(generations: Generations, folder: Path, ctx: registry.RenderContext, c
             outcomes[name] = "unchanged"
             continue
         before = len(ctx.warnings)
-        paths = registry.load(entry)(ctx)
+        try:
+            paths = registry.load(entry)(ctx)
+        except UsageError as exc:  # a kept state file it could not read names itself by name: say where it is
+            if not any(str(exc).startswith(f"{kept}:") for kept in ctx.kept):
+                raise
+            raise UsageError(f"{sources}/{exc}") from None
         state.record(name, work.digests[name], [str(p.relative_to(folder)) for p in paths], ctx.warnings[before:])
         result.warnings.extend(f"{generations.exam_id}: {w}" for w in ctx.warnings[before:])
         pending.written.extend(final_dir / p.relative_to(folder) for p in paths)

@@ -67,6 +67,7 @@ class Card(ProgressModel):
     fsrs: FsrsCard | None = Field(description="The FSRS state; null for a card never rated.")
     last: LastAnswer | None = Field(description="The latest answer; null when never answered.")
     session: Session | None = Field(description="The latest session the card was answered in; null when never answered.")
+    variant: int | None = Field(default=None, ge=1, description="A varied question: the variant answered last (review shows the next one); absent otherwise.")
 
 
 class Review(ProgressModel):
@@ -77,6 +78,7 @@ class Review(ProgressModel):
     rating: Literal[1, 2, 3, 4] = Field(description="1 Again, 2 Hard, 3 Good, 4 Easy.")
     state: Literal[0, 1, 2, 3] = Field(description="The card's state before the review (0 new, 1 learning, 2 review, 3 relearning).")
     hash: Hash
+    variant: int | None = Field(default=None, ge=1, description="A varied question: the variant that was answered; absent otherwise.")
 
 
 class Answer(ProgressModel):
@@ -88,6 +90,7 @@ class Answer(ProgressModel):
     score: Literal[0, 1] = Field(description="1 right, 0 wrong (a self-graded answer rated Again, or revealed, is 0).")
     mode: Literal["practice", "mock"] = Field(description="practice: the site's pages and review mode; mock: a mock exam attempt.")
     hash: Hash
+    variant: int | None = Field(default=None, ge=1, description="A varied question: the variant that was answered; absent otherwise.")
 
 
 class MockAttempt(ProgressModel):

@@ -9,9 +9,11 @@ namespace can be made is tested on a real such namespace (`max_user_namespaces` 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
@@ -85,10 +87,15 @@ print("sendto", libc.sendto(udp, b"x", 1, 0, addr, len(addr)))
 
 
 def test_no_shell_or_other_program_runs(sandbox, tmp_path):
-    """os.system, _posixsubprocess.fork_exec and subprocess of /bin/sh: the sandbox holds no shell at all."""
+    """os.system, libc's system() by ctypes, _posixsubprocess.fork_exec and subprocess of /bin/sh (what an
+    audit hook never sees, or refuses only at the Python level): the sandbox holds no shell at all."""
     code = """
-import _posixsubprocess, os, subprocess
-print("system", os.system("echo ran-a-shell"))
+import _posixsubprocess, ctypes, os, subprocess
+try:
+    print("system", os.system("echo ran-a-shell"))
+except Exception as exc:
+    print("system refused", type(exc).__name__)
+print("libc system", ctypes.CDLL(None).system(b"echo ran-a-shell"))
 try:
     subprocess.run(["/bin/sh", "-c", "echo ran-a-shell"])
 except OSError as exc:
@@ -104,7 +111,7 @@ print(sorted(os.listdir("/")))
     printed = outcome.stdout.decode()
     assert outcome.returncode == 0, printed
     assert "ran-a-shell" not in printed
-    assert "system 32512" in printed  # exit status 127: no /bin/sh to run
+    assert "system 32512" in printed and "libc system 32512" in printed  # exit status 127: no /bin/sh to run
     assert "subprocess FileNotFoundError" in printed
     assert "fork_exec 255 OSError" in printed
     assert printed.strip().split("\n")[-1] == "['dev', 'etc', 'lib', 'lib64', 'proc', 'tmp', 'usr']"
@@ -159,23 +166,48 @@ print("processes", seen)
 ENV_PROBE = """
 import os
 found = [k for k, v in os.environ.items() if "{secret}" in v]
-for pid in ["1", "self"] + [p for p in os.listdir("/proc") if p.isdigit()]:
+read = []
+for pid in dict.fromkeys(["1", "self"] + [p for p in os.listdir("/proc") if p.isdigit()]):
     try:
-        if b"{secret}" in open(f"/proc/{{pid}}/environ", "rb").read():
-            found.append(pid)
+        environ = open(f"/proc/{{pid}}/environ", "rb").read()
     except OSError:
-        pass
+        continue
+    read.append(pid)
+    if b"{secret}" in environ:
+        found.append(pid)
+    if pid == "1":
+        print("pid 1", sorted(entry.split(b"=")[0].decode() for entry in environ.split(b"\\0") if entry))
+print("read", read)
 print("environ", sorted(os.environ), "found", found)
 """
+# The names a bubblewrap run's pid 1 and the example may hold: what the sandbox sets, nothing of the caller's.
+PID1_ENVIRON = {"PATH", "LC_CTYPE"}
+EXAMPLE_ENVIRON = {"HOME", "LANG", "LC_ALL", "PATH", "PWD", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "TMPDIR"}
+
+
+def _probed(printed: str) -> tuple[list[str], list[str], list[str]]:
+    """(pid 1's variable names, the pids whose environ was read, the example's own names) from ENV_PROBE's lines."""
+    lines = {line.split(" ", 1)[0]: line for line in printed.splitlines()}
+    pid1 = eval(lines["pid"].split(" ", 2)[2]) if "pid" in lines else []  # noqa: S307 - a list literal the probe printed
+    read = eval(lines["read"].split(" ", 1)[1])  # noqa: S307
+    names = eval(lines["environ"].split(" ", 1)[1].rsplit(" found ", 1)[0])  # noqa: S307
+    return pid1, read, names
 
 
 def test_the_pipelines_environment_is_out_of_reach(sandbox, monkeypatch):
+    """bubblewrap is started with a clean environment: its pid 1 keeps the environment it was given, and the
+    fresh /proc shows it (read, not skipped) without the pipeline's secret; the example's own holds only
+    what the sandbox sets."""
     secret = f"tok-{uuid.uuid4().hex}"
     monkeypatch.setenv("SECRET_TOKEN", secret)
     outcome = sandbox.run(ENV_PROBE.format(secret=secret))
     printed = outcome.stdout.decode()
     assert outcome.returncode == 0, printed
     assert "SECRET_TOKEN" not in printed and printed.rstrip().endswith("found []")
+    pid1, read, names = _probed(printed)
+    assert "1" in read and "self" in read, printed  # the probe saw pid 1's environ and its own
+    assert pid1 and set(pid1) <= PID1_ENVIRON, pid1
+    assert set(names) <= EXAMPLE_ENVIRON, names
 
 
 def test_run_as_an_unprivileged_user_the_pipelines_environment_and_proc_are_out_of_reach():
@@ -191,9 +223,42 @@ outcome = sandbox.run({ENV_PROBE.format(secret=secret)!r} + "import signal\\ntry
 print(outcome.returncode, outcome.stdout.decode())
 """
     done = as_unprivileged([sys.executable, "-c", script], env={"SECRET_TOKEN": secret})
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith("0 environ") and "found []" in done.stdout
+    assert done.returncode == 0, done.stdout + done.stderr  # the pipeline lived (guard mode's example killed it: -9)
+    assert done.stdout.startswith("0 pid 1") and "found []" in done.stdout, done.stdout
+    pid1, read, names = _probed(done.stdout.split(" ", 1)[1])
+    assert "1" in read and pid1 and set(pid1) <= PID1_ENVIRON and set(names) <= EXAMPLE_ENVIRON, done.stdout
     assert "killed the pipeline" not in done.stdout and "kill ProcessLookupError" in done.stdout
+
+
+def test_run_as_an_unprivileged_user_no_process_is_left_behind():
+    """As a non-root caller there is no uid of the example's own to sweep: a child that starts a session of
+    its own (and so leaves the process group) must still be gone when the run returns. Found from the
+    host's /proc by the name the child gives itself."""
+    name = f"left-{uuid.uuid4().hex[:8]}"  # a task's comm: at most 15 bytes
+    example = (f"import ctypes, os, time\nnamed_r, named_w = os.pipe()\nif os.fork() == 0:\n    os.setsid()\n"
+               f"    ctypes.CDLL(None).prctl(15, {name.encode()!r})  # PR_SET_NAME\n    os.write(named_w, b'x')\n"
+               "    time.sleep(60)\n    os._exit(0)\nos.read(named_r, 1)  # the child has its name: the parent ends only then\n"
+               "print('parent done')\n")
+    script = f"""
+import os
+from pipeline.examples.sandbox import Limits, Sandbox
+sandbox = Sandbox(Limits(timeout=10))
+assert sandbox.user == "own", sandbox.user
+outcome = sandbox.run({example!r})
+left = []
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        if open(f"/proc/{{pid}}/comm").read().strip() == {name!r}:
+            left.append(pid)
+    except OSError:
+        pass
+print(outcome.returncode, outcome.stdout.decode().strip(), "left", len(left))
+for pid in left:
+    os.kill(int(pid), 9)
+"""
+    done = as_unprivileged([sys.executable, "-c", script], env={})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split() == ["0", "parent", "done", "left", "0"], done.stdout
 
 
 def test_a_memory_balloon_across_processes_is_bounded_for_the_whole_example():
@@ -241,6 +306,61 @@ print("done")
     assert holding <= 1, outcome
     assert outcome.out_of_memory
     assert _left_behind(outcome) == []
+
+
+def test_the_default_limits_bound_the_whole_example_not_each_process(monkeypatch):
+    """The defaults (4 GiB, 64 tasks) once let 64 processes of 4 GiB each run (RLIMIT_AS alone): the group an
+    example runs in holds the default memory and task limits for all its processes together, and the
+    example ran in it (the group had a process while it ran)."""
+    if cgroup.kind() is None:
+        pytest.fail("no cgroup can be made on this machine: memory is bounded per process only (the report says so)")
+    made, real = [], cgroup.make
+
+    def recording(memory_mb, processes):
+        group = real(memory_mb, processes)
+        limit = {f.name: (f / ("memory.max" if (f / "memory.max").exists() else "memory.limit_in_bytes")).read_text().strip()
+                 for f in group.folders if (f / "memory.max").exists() or (f / "memory.limit_in_bytes").exists()}
+        tasks = {f.name: (f / "pids.max").read_text().strip() for f in group.folders if (f / "pids.max").exists()}
+        add = group.add
+        group.add = lambda pid: (add(pid), made[-1].__setitem__("members", len(group.pids())))
+        made.append({"memory": set(limit.values()), "tasks": set(tasks.values()), "members": 0})
+        return group
+
+    monkeypatch.setattr(cgroup, "make", recording)
+    defaults = Limits()
+    outcome = Sandbox(defaults).run("print('ok')")
+    assert outcome.stdout == b"ok\n" and made, made  # (a first run here also makes the probe's group: same limits)
+    for group in made:
+        assert group == {"memory": {str(defaults.memory_mb << 20)}, "tasks": {str(defaults.processes)}, "members": 1}, made
+
+
+def test_a_world_readable_file_of_the_machine_is_not_there(sandbox):
+    """Files anyone may read on the machine (outside the staging folder, in folders anyone may enter) are
+    absent, not just unreadable: only the interpreter, its libraries and the environment are visible."""
+    folder = tempfile.mkdtemp(prefix="readable-", dir="/run" if os.access("/run", os.W_OK) else "/var/tmp")
+    os.chmod(folder, 0o755)
+    secret = f"WORLD-READABLE-{uuid.uuid4().hex}"
+    path = os.path.join(folder, "notes.txt")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(secret)
+    os.chmod(path, 0o644)
+    code = f"""
+import os
+for path in ({path!r}, "/etc/passwd", "/etc/hostname", "/root", "/home", "/work", "/var", "/run"):
+    try:
+        with open(path, "rb") as handle:
+            print("read", path, handle.read(200))
+    except OSError as exc:
+        print("absent" if isinstance(exc, FileNotFoundError) else "unreadable", path, type(exc).__name__)
+"""
+    try:
+        outcome = sandbox.run(code)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    printed = outcome.stdout.decode()
+    assert outcome.returncode == 0, printed
+    assert secret not in printed
+    assert printed.count("\nabsent ") + printed.startswith("absent ") == 8, printed  # every one of them, not one refused
 
 
 def test_files_written_anywhere_are_gone_after_the_run(sandbox):

@@ -296,3 +296,34 @@ def test_the_next_build_removes_what_a_killed_build_of_two_exams_left(run_cli, t
     assert all_leftovers(tmp_path / "out") == []
     for exam in ("demo", "other"):
         json.loads((tmp_path / "out" / exam / "bank.json").read_text(encoding="utf-8"))  # both whole, old or new
+
+
+KILL_POINTS_OF_TWO = ["render:3:before", "os.replace:1:after", "os.replace:2:after", "os.symlink:1:after", "os.replace:3:before",
+                      "os.replace:3:after", "shutil.rmtree:1:after", "os.symlink:2:after", "os.replace:4:before", "os.replace:4:after"]
+
+
+@pytest.mark.parametrize("kill", KILL_POINTS_OF_TWO)
+def test_a_no_op_build_after_a_killed_build_sweeps_what_it_left(tmp_path, kill):
+    """Nothing changed since the last whole build, a forced build killed at a step of its work: the next
+    plain build is the no-op path (every output unchanged), and it removes what the killed one left (it
+    used to replay the last build's lines and leave the killed build's generations and states, at 7 of
+    these 10 points)."""
+    built_exams(tmp_path, "demo", "other")  # built here, not copied: a copy's other paths would not be the no-op path
+    killed = cli(tmp_path, "--force", kill=kill)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    left = all_leftovers(tmp_path / "out")
+    assert left  # at each of these points the killed build left something
+    again = cli(tmp_path)  # as the first build was made (same process setup), so that its no-op check can match
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.count(": unchanged: ") == 2 and "wrote " not in again.stderr, again.stderr  # nothing changed: nothing written
+    assert all_leftovers(tmp_path / "out") == []
+    assert "removed what an interrupted build left" in again.stderr, again.stderr  # said, never removed in silence
+    for exam in ("demo", "other"):
+        readable_exam(tmp_path / "out", exam)
+    replay = cli(tmp_path)  # with nothing left over, the next one is the no-op replay again
+    assert replay.returncode == 0 and replay.stderr.count(": unchanged: ") == 2 and "removed" not in replay.stderr, replay.stderr
+
+
+def readable_exam(out: Path, exam: str) -> None:
+    json.loads((out / exam / "bank.json").read_text(encoding="utf-8"))
+    assert zipfile.ZipFile(out / exam / "deck.apkg").testzip() is None

@@ -97,7 +97,9 @@ def test_a_wrong_type_in_the_deck_state_is_exit_2_naming_the_note(run_cli, make_
     edited(state, lambda doc: doc["notes"].__setitem__(guid, value))
     result = run_cli(*BUILD, "--force", cwd=tmp_path)
     no_crash(result)
-    assert result.code == 2 and "deck.state.json" in result.err and f"note {guid[:40]!r}" in result.err
+    assert result.code == 2, result.err
+    line = result.err.strip().splitlines()[-1]
+    assert line.startswith("sources/demo/deck.state.json:") and f"error: the deck state cannot be read (note {guid[:40]!r}" in line, line
 
 
 @pytest.mark.parametrize("value", [{"bank": {"digest": ["x"], "files": ["bank.json"]}}, {"bank": {"digest": "x", "files": "bank.json"}},

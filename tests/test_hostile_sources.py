@@ -186,3 +186,22 @@ def test_links_never_reach_an_output():
         assert "href" not in to_html(f"See [here]({target}) and <{target}>.")
     assert 'href="mailto:a@example.com"' in to_html("<mailto:a@example.com>")
     assert 'href="https://example.com/"' in to_html("[x](https://example.com/)")
+
+
+def test_a_linked_folder_inside_an_exam_is_an_error_when_it_leads_out_and_said_when_it_does_not(run_cli, make_sources, tmp_path):
+    """A folder inside an exam that is a symbolic link out of the sources (to another checkout's secrets) is an
+    error naming the link, nothing of it read or quoted; a link to a folder inside is said, not skipped in silence."""
+    sources = make_sources("valid")
+    outside = tmp_path / "outside" / "more"
+    outside.mkdir(parents=True)
+    (outside / "secret.yaml").write_text(SECRET, encoding="utf-8")
+    (sources / "demo" / "more").symlink_to(outside, target_is_directory=True)
+    (sources / "demo" / "real").mkdir()
+    (sources / "demo" / "alias").symlink_to("real", target_is_directory=True)
+    result = run_cli("validate", "--sources", "sources", "--today", TODAY, cwd=tmp_path)
+    assert result.code == 1, result.out + result.err
+    assert f"sources/demo/more:1:1: error: {LEAVES} [yaml]" in result.lines
+    assert "sources/demo/alias:1:1: warning: is a symbolic link to a folder; linked folders are not followed" in result.out
+    assert "RUNNER-SECRET-TOKEN" not in result.out + result.err
+    built = run_cli("build", "--sources", "sources", "--out", "out", "--today", TODAY, cwd=tmp_path)
+    assert built.code == 1 and not (tmp_path / "out" / "demo").exists()

@@ -62,6 +62,15 @@ def test_a_changed_count_changes_only_that_questions_entries(tmp_path, run_cli):
     assert after["1.1-other"] == before["1.1-other"]
     assert len(after["1.1-ratio"]["variants"]) == 4 and after["1.1-ratio"]["variants"][:3] == before["1.1-ratio"]["variants"]
     assert after["1.1-ratio"]["hash"] != before["1.1-ratio"]["hash"]
+    # a changed seed rule (the question's `seed` text) redraws that question alone
+    text = objective(tmp_path).read_text()
+    at = text.index("- id: 1.1-other")
+    objective(tmp_path).write_text(text[:at] + text[at:].replace("      count: 3\n", "      count: 3\n      seed: other\n", 1))
+    redrawn = run_cli("variants", "--sources", str(sources), "--today", TODAY, cwd=tmp_path)
+    assert redrawn.code == 0, redrawn.out
+    again = {e["id"]: e for e in json.loads(lock_path.read_text())["questions"]}
+    assert again["1.1-ratio"] == after["1.1-ratio"]
+    assert [v["seed"] for v in again["1.1-other"]["variants"]] != [v["seed"] for v in after["1.1-other"]["variants"]]
 
 
 def test_validate_reads_the_lock_and_runs_nothing(tmp_path, run_cli):
@@ -226,3 +235,39 @@ def test_build_reads_the_lock_and_the_bank_holds_template_and_variants(tmp_path,
     assert q["stem"] == q["variants"][0]["stem"] and q["parts"] == q["variants"][0]["parts"]  # the question itself is variant 1
     other = next(q for q in bank["questions"] if q["id"] != "1.1-ratio")
     assert other["variants"] is None and other["template"] is None
+
+
+def test_variant_code_gets_the_examples_memory_process_and_time_limits(tmp_path, run_cli):
+    """The exam's examples.memory_mb and timeout bound variant code as they bound examples: a balloon gets a
+    MemoryError, a fork bomb gets no more processes than the limit, a stuck run is stopped by the wall clock."""
+    balloon = 'def generate(seed):\n    block = bytearray(1024 * 1024 * 1024)\n    return {"a": len(block), "answer": 1}\n'
+    forks = ('import os\ndef generate(seed):\n    made = 0\n    try:\n        for _ in range(500):\n            if os.fork() == 0:\n'
+             '                import time\n                time.sleep(30)\n                os._exit(0)\n            made += 1\n'
+             '    except OSError:\n        return {"a": made, "answer": made + 1000}\n    raise RuntimeError(f"forked {made} times")\n')
+    stuck = ('import signal, time\ndef generate(seed):\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n'
+             '    while True:\n        time.sleep(1)\n')
+    blocks = [varied_code("1.1-balloon", balloon), varied_code("1.1-forks", forks, count=1),
+              varied_code("1.1-stuck", stuck, count=1).replace("    count: 1\n", "    count: 1\n    timeout: 0.5\n")]
+    sources = write_varied(tmp_path, *blocks, exam_extra="examples: {timeout: 4, memory_mb: 256}\n")
+    result = run_cli("variants", "--sources", str(sources), "--today", TODAY, "--stress", "1", cwd=tmp_path)
+    lines = {qid: [line for line in result.out.splitlines() if f"({qid})" in line] for qid in ("1.1-balloon", "1.1-forks", "1.1-stuck")}
+    assert "MemoryError" in lines["1.1-balloon"][0] and lines["1.1-balloon"][0].endswith("[variant-error]"), result.out
+    assert not lines["1.1-forks"] or "forked 500 times" not in lines["1.1-forks"][0], result.out  # the fork loop ran out of processes
+    lock = {e["id"]: e for e in json.loads((sources / "demo" / "variants.lock.json").read_text())["questions"]}
+    made = lock["1.1-forks"]["variants"][0]["values"]["a"]
+    assert 0 < made < 64  # the sandbox's process limit (Limits.processes), as for examples
+    assert lines["1.1-stuck"][0].endswith("[variant-timeout]"), result.out  # the alarm ignored: the wall clock stops it
+
+
+def test_a_view_of_unchecked_content_leaves_an_undrawn_varied_question_out(tmp_path):
+    """The audit derives a view of content it did not check against the locks: a code question never drawn has no
+    variant to show, and its template is no question of its type, so it is left out (validate reports it)."""
+    import datetime as dt
+
+    from pipeline.check.validate import validate
+    from pipeline.citations.lock import CitationLock
+    from pipeline.derive import build_view
+
+    sources = write_varied(tmp_path, SAFE_RATIO, PLAIN)
+    content = validate(sources, dt.date.fromisoformat(TODAY), lock=False).exams[0]
+    assert [q.id for q in build_view(content, CitationLock.load(content.folder)).questions] == ["1.1-plain"]

@@ -213,3 +213,15 @@ def test_the_deck_holds_at_most_k_notes_per_varied_question_with_stable_guids(bu
     col.close()
     assert not [k for k in one if ".v" in k]
     assert all(one[qid] == guids[qid] for qid in VARIED)
+
+
+def test_the_guide_prints_variant_1_and_its_answer(built):
+    import subprocess
+    text = " ".join(subprocess.run(["pdftotext", "-layout", str(built / "study-guide.pdf"), "-"], capture_output=True, text=True,
+                                   check=True, timeout=120).stdout.split())
+    bank = {q["id"]: q for q in json.loads((built / "bank.json").read_text())["questions"]}
+    first, second = bank["1.1-ratio"]["variants"][:2]
+    assert f"A layer holds {first['values']['n']} weights" in text
+    assert f"A layer holds {second['values']['n']} weights" not in text  # one variant printed, not all
+    assert first["explanation"].split(" = ")[0] in text  # the answer key explains variant 1's own numbers
+    assert "{{" not in text

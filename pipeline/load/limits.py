@@ -58,6 +58,16 @@ def outside_sources(path: Path, root: Path) -> str | None:
             "so copy the file in instead of linking to it")
 
 
+def linked_folders(folder: Path) -> list[Path]:
+    """Every symbolic link to a folder below `folder` (hidden folders aside, as the sources are listed):
+    the file search does not follow them, so each is said instead of being skipped in silence."""
+    found = []
+    for directory, folders, _ in os.walk(folder):  # followlinks=False: a link is seen, never entered
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        found += [Path(directory) / name for name in folders if (Path(directory) / name).is_symlink()]
+    return sorted(found)
+
+
 def hidden_line_break(text: str) -> tuple[Position, str] | None:
     """Where the file holds a line break YAML reads but git and editors do not show (see the module doc)."""
     found = HIDDEN_IN_SOURCES.search(text)

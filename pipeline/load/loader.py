@@ -18,7 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pipeline.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
-from pipeline.load.limits import outside_sources
+from pipeline.load.limits import linked_folders, outside_sources
 from pipeline.load.media import ExamMedia, exam_file_images
 from pipeline.load.repair import repaired
 from pipeline.load.schema_errors import field_label, model_at, report_validation_error
@@ -183,6 +183,12 @@ def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) ->
         elif doc is not None and isinstance(doc.data, dict):
             result.objective_files.append(_salvage(doc))
     result.media = media.ordered()
+    for link in linked_folders(folder):
+        if why := outside_sources(link, folder.parent):
+            report.error(link, Position(1, 1), why, "yaml")
+        else:
+            report.warning(link, Position(1, 1), "is a symbolic link to a folder; linked folders are not followed, so the files in it "
+                           "are not read through it (move them in, or link each file)", "yaml")
     return result
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.check.thresholds import threshold
-from pipeline.stats import figures
+from pipeline.stats import figures, intake
 from pipeline.stats.itemhash import item_hash
 from pipeline.stats.judge import Finding, findings
 from pipeline.stats.match import ItemKey, QuestionIndex
@@ -72,7 +72,9 @@ def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unm
     flagged = [r for r in ranked if r.found]
     lines = [f"# Item statistics: {data.exam}", "",
              f"Answers of {data.learners} learners, {data.answers} counted ({'first attempts' if data.first_attempts_only else 'all attempts'}; "
-             f"{data.later_attempts} later attempts set aside), gathered up to {data.date.isoformat()}. "
+             f"{data.later_attempts} later attempts set aside"
+             + (f"; only attempts since {data.since.isoformat()}, {data.before_since} older or undated left out" if data.since else "")
+             + f"), gathered up to {data.date.isoformat()}. "
              f"Cronbach's alpha {_f(data.alpha)} over the {data.alpha_learners} learners who answered every item. {data.irt_note}".rstrip(), "",
              "| file | format | rows | mapped | unmatched |", "| --- | --- | ---: | ---: | ---: |"]
     lines += [f"| {_md_escape(f.name)} | {_md_escape(f.format)} | {f.rows} | {f.answers} | {f.unmatched} |" for f in data.files]
@@ -89,11 +91,12 @@ def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unm
         lines += [f"- **{f.code}**: {_md_escape(f.message)}" for f in r.found]
         if r.key.id in bars:
             lines += ["", f"![Options of {r.key.id}](figures/{bars[r.key.id].name})", "", _option_table(r)]
+    total = sum(f.unmatched for f in data.files)
     if unmatched:
-        lines += ["", f"## Unmatched rows ({len(unmatched)})", ""]
+        lines += ["", f"## Unmatched rows ({total})", ""]
         lines += [f"- {_md_escape(u.path.name)}: row {u.row}: {_md_escape(u.reason)}" for u in unmatched[:MAX_UNMATCHED_LISTED]]
-        if len(unmatched) > MAX_UNMATCHED_LISTED:
-            lines.append(f"- and {len(unmatched) - MAX_UNMATCHED_LISTED} more: every one is in report.json")
+        if total > MAX_UNMATCHED_LISTED:
+            lines.append(f"- and {total - MAX_UNMATCHED_LISTED} more: report.json lists the first {intake.MAX_UNMATCHED_KEPT:,} of each file")
     return "\n".join(lines) + "\n"
 
 

@@ -73,6 +73,13 @@
     return {due: due.length, fresh: news.length, ids: spread(due.concat(news), before)};
   }
 
+  /* A varied question shows the variant after the one it showed last (the card is the question, not the variant). */
+  function variantSelector(doc, id) {
+    var variants = DATA.questions[id].variants;
+    if (!variants) { return ""; }
+    var c = P.own(doc.cards, id) ? doc.cards[id] : null, last = c && c.variant ? c.variant : 0;
+    return "[data-variant='" + (last % variants.length + 1) + "']";
+  }
   function park() {
     if (!current) { return; }
     P.clearForm(current);
@@ -97,7 +104,7 @@
       stage.appendChild(p);
       return;
     }
-    current = deck.querySelector("form.question[data-qid='" + CSS.escape(pick) + "']");
+    current = deck.querySelector("form.question[data-qid='" + CSS.escape(pick) + "']" + variantSelector(doc, pick));
     shown.push(pick);
     stage.textContent = "";
     stage.appendChild(current);

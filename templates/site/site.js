@@ -56,6 +56,11 @@
   /* The verdict on a whole question, through grade.js (the rules are the build's data): "incomplete" while a part
      is unanswered, "self" when an answered part is for the learner to judge (written, no accepted answers),
      else "right" when every part is right, or "wrong". */
+  /* The variant a form asks (review shows a varied question's variants in turn), or null. */
+  P.variantOf = function (form) {
+    var n = Number(form.dataset.variant || 0);
+    return n >= 1 ? n : null;
+  };
   P.grade = function (q, responses) {
     var self = false, verdicts = q.grade.parts.map(function (rule, i) {
       var given = responses[i];
@@ -107,7 +112,8 @@
   function check(event) {
     event.preventDefault();
     var form = event.currentTarget, id = form.dataset.qid, q = DATA.questions[id], response = responseOf(form);
-    var status = P.grade(q, response);
+    var variant = P.variantOf(form);
+    var status = P.grade(variant ? {grade: q.variants[variant - 1]} : q, response);  // a variant is graded by its own answer
     if (status === "incomplete") { announce(form, status); return; }
     if (status === "self") {
       form.dataset.shown = "";  // the model answer is out: opening the details now reveals nothing new
@@ -117,7 +123,7 @@
       form.querySelector(".self-grade button[data-rating='3']").focus();
       return;
     }
-    var doc = P.store.load(), outcome = P.store.answer(doc, id, response, status, status === "right" ? 3 : 1, P.now());
+    var doc = P.store.load(), outcome = P.store.answer(doc, id, response, status, status === "right" ? 3 : 1, P.now(), variant);
     P.store.save(doc);
     announce(form, status, noteFor(outcome));
     finish(form, outcome);

@@ -83,18 +83,23 @@
   }
 
   /* Record an answer: result "right" | "wrong" | "revealed", rating 1-4. Returns {first, rated}. */
-  function answer(doc, id, response, result, rating, now) {
+  function answer(doc, id, response, result, rating, now, variant) {
     var c = card(doc, id), day = localDay(now), time = now.toISOString();
+    if (variant) { c.variant = variant; }  // which variant was shown last: review shows the next one
     var first = !c.session || c.session.day !== day;
     var rated = first || (P.schedule.inLearning(c.fsrs) && new Date(c.fsrs.due) <= now);
     if (rated) {
       var next = P.schedule.rate(c.fsrs, rating, now, doc.settings.retention);
-      doc.log.push({card_id: id, review_time: time, rating: rating, state: next.before, hash: c.hash});
+      var review = {card_id: id, review_time: time, rating: rating, state: next.before, hash: c.hash};
+      if (variant) { review.variant = variant; }
+      doc.log.push(review);
       c.fsrs = next.fsrs;
     }
     if (first) {
       c.session = {day: day, result: result};
-      doc.answers.push({card_id: id, time: time, response: response, score: result === "right" ? 1 : 0, mode: "practice", hash: c.hash});
+      var given = {card_id: id, time: time, response: response, score: result === "right" ? 1 : 0, mode: "practice", hash: c.hash};
+      if (variant) { given.variant = variant; }
+      doc.answers.push(given);
     }
     c.last = {response: response, result: result, rating: rated ? rating : null, time: time};
     return {first: first, rated: rated};

@@ -47,6 +47,8 @@ def question_data(q: QuestionView, topics: list[str]) -> dict:
         "grade": answer_data(q), "hash": content_hash(q), "objective": q.objective, "section": q.section,
         "label": f"{q.objective} {q.label}", "page": f"{paths.objective_page(q.objective)}#{paths.question_anchor(q.id)}",
         "topics": topics, "self": self_graded(q), "mockOnly": q.mock_only,
+        # a varied question: each variant's grading (review shows them in turn; `grade` is variant 1's)
+        "variants": [answer_data(v.question) for v in q.variants] if q.variants else None,
     }
 
 
