@@ -257,3 +257,17 @@ def test_variant_code_gets_the_examples_memory_process_and_time_limits(tmp_path,
     made = lock["1.1-forks"]["variants"][0]["values"]["a"]
     assert 0 < made < 64  # the sandbox's process limit (Limits.processes), as for examples
     assert lines["1.1-stuck"][0].endswith("[variant-timeout]"), result.out  # the alarm ignored: the wall clock stops it
+
+
+def test_a_view_of_unchecked_content_leaves_an_undrawn_varied_question_out(tmp_path):
+    """The audit derives a view of content it did not check against the locks: a code question never drawn has no
+    variant to show, and its template is no question of its type, so it is left out (validate reports it)."""
+    import datetime as dt
+
+    from pipeline.check.validate import validate
+    from pipeline.citations.lock import CitationLock
+    from pipeline.derive import build_view
+
+    sources = write_varied(tmp_path, SAFE_RATIO, PLAIN)
+    content = validate(sources, dt.date.fromisoformat(TODAY), lock=False).exams[0]
+    assert [q.id for q in build_view(content, CitationLock.load(content.folder)).questions] == ["1.1-plain"]
