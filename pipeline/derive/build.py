@@ -53,7 +53,7 @@ def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None =
         coverage=make_coverage(content, questions, generated.dropped, generated.notes), today=today, source_date=when,
         source_date_pinned=source_date_epoch() is not None, sources_changed_at=_newest_mtime(content),
         exam_stale=(today - exam.reviewed).days > policy, exam_age_days=(today - exam.reviewed).days,
-        exam_facts=citations.facts(content),
+        exam_facts=citations.facts(content), media=content.media,
     )
 
 

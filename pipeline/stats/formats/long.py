@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.stats import csvstream, grading, timeparse
+from pipeline.stats.columns import Column
 from pipeline.stats.csvfile import Table
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Answer, Parsed, StatsInputError, Unmatched
@@ -21,6 +22,7 @@ NAME = "long"
 TITLE = "the plain long format"
 HEADER = ["learner", "question_id", "response", "score", "time"]
 MAX_LEARNER = 200
+COLUMNS = tuple(Column(name, (name,)) for name in HEADER)  # for the near-miss message: this layout is one exact header
 
 
 def detects(header: list[str]) -> bool:
