@@ -24,8 +24,9 @@ PARTS: dict[str, tuple[str, ...]] = {
     "hostile": ("deep_extract_vs_parse", "deep_vs_flat", "many_questions_per_item", "many_objectives_per_item"),
     "lms": ("lms_export_vs_bank",),
     "examples": ("examples_noop_vs_cold",),  # issue 21: the examples run with nothing changed over a cold one
-    "stats": ("stats_vs_csv_read",),
-    "variants": ("variants_noop_vs_cold",),  # issue 33: the variants run with nothing changed over a cold one  # issue 23: item statistics of 100 items x 10,000 responses over csv.reader
+    # issue 23: item statistics of 100 items x 10,000 responses over csv.reader; issue 36: 10 M rows on the engine
+    "stats": ("stats_vs_csv_read", "stats_vs_engine_read", "stats_10m_peak_gib", "stats_scaling"),
+    "variants": ("variants_noop_vs_cold",),  # issue 33: the variants run with nothing changed over a cold one
 }
 
 

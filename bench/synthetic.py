@@ -40,7 +40,7 @@ def _copy(objective: dict[str, Any], k: int) -> dict[str, Any]:
     copy["examples"] = [{**e, "id": _renumber(e["id"], k)} for e in objective.get("examples", [])]
     copy["questions"] = [
         {**q, "id": _renumber(q["id"], k), "stem": f"(Set {k}) {q['stem']}", "key_points": [_renumber(r, k) for r in q.get("key_points", [])]}
-        for q in objective.get("questions", [])
+        for q in objective.get("questions", []) if "{{" not in str(q.get("answer", ""))  # varied: their variants lock is the sample's ids'
     ]
     return copy
 

@@ -123,10 +123,10 @@ def _model_section(name: str, body: dict) -> list[str]:
         default = "" if key in required or "default" not in prop else code(json.dumps(prop["default"], ensure_ascii=False))
         description = cell(prop.get("description", ""))
         limits = _limits(prop)
-        rows.append([code(key), _type(prop), "yes" if key in required else "no", default,
+        rows.append([code(key) + (" (required)" if key in required else ""), _type(prop), default,
                      description + (f" ({cell(limits)})" if limits else "")])
     if rows:
-        out.append(table(["field", "type", "required", "default", "description"], rows))
+        out.append(table(["field", "type", "default", "description"], rows))
     if body.get("additionalProperties") is False:
         out.append("Any other key is an error (`schema`).\n")
     return out

@@ -31,7 +31,9 @@ from schema.citation_status import Status
 # 2.1: `content_hash` per question (saved progress tells a changed question by it), more drop reasons (the
 #      gate of pipeline/practice/gate.py) and `numeric` on a choices part.
 # 2.2: `mock_only` per question (held out for mock exams); the drop reason `context_shows_answer` (pipeline/check/shown_with.py).
-SCHEMA_VERSION = "2.3"  # bump the major part when a consumer would break; the minor when fields are added
+# 2.4: `media`: the image files the texts show, each copied to `media/<path>` beside bank.json with its
+#      SHA-256 (Markdown fields point at them as `media:<path>`, the `_html` twins as `media/<path>`).
+SCHEMA_VERSION = "2.4"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
@@ -286,6 +288,18 @@ class Coverage(BankModel):
     notes: list[str] = Field(description="Plain-text notes on the generation, e.g. rules skipped for want of material.")
 
 
+class BankMedia(BankModel):
+    """One image file the bank's texts show, copied beside bank.json (since 2.4)."""
+
+    path: str = Field(description="Where the file is, relative to bank.json: media/<its path in the exam's source folder>.")
+    sha256: str = Field(description="SHA-256 of the file's bytes, lower-case hex: a consumer checks its copy against it.")
+    media_type: str = Field(description="image/png, image/jpeg, image/gif, image/webp or image/svg+xml, read from the bytes.")
+    size: int = Field(description="Bytes.")
+    width: int | None = Field(description="Pixels across, for a raster image; null for SVG (it scales).")
+    height: int | None = Field(description="Pixels down, for a raster image; null for SVG.")
+    alt: str = Field(description="The alt text the file is first shown with in the sources.")
+
+
 class Bank(BankModel):
     """`bank.json`: one exam's practice questions."""
 
@@ -293,4 +307,5 @@ class Bank(BankModel):
     exam: BankExam = Field(description="The exam.")
     questions: list[BankQuestion] = Field(description="Every question: objectives in outline order; in each, authored questions in source order, then generated ones by id.")
     coverage: Coverage = Field(description="Questions, terms and quotes per section and objective, and the generator's notes.")
+    media: list[BankMedia] = Field(default_factory=list, description="Every image file the texts show, by path (since 2.4).")
 

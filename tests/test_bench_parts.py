@@ -22,11 +22,17 @@ def test_the_build_part_reads_the_guide_from_a_real_probe(tmp_path):
 
 
 def test_the_stats_part_writes_answers_stats_reads_back(tmp_path):
-    questions, index = stats_bench.items_of(make_exam(tmp_path / "sources", 1, sample=FULL / "nca-genm"))
+    sources = make_exam(tmp_path / "sources", 1, sample=FULL / "nca-genm")
+    questions = stats_bench.items_of(sources)
     assert len(questions) >= 10
     path = tmp_path / "answers.csv"
     stats_bench.answers(path, questions, learners=40)
     with path.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 40 * len(questions) and {r["question_id"] for r in rows} == {q.id for q in questions}
-    assert stats_bench.ours(path, index) == len(questions)  # every item analysed: every row matched a question
+    keyed = {q.id: "|".join(o.id for o in q.parts[0].options if o.correct) for q in questions}
+    right = sum(r["response"] == keyed[r["question_id"]] for r in rows)
+    assert 0 < right < len(rows)  # the draw gives right and wrong answers
+    run = stats_bench.ours(sources, path)  # in a process of its own, as the bench runs it
+    assert run["items"] == len(questions) and run["answers"] == len(rows) and run["peak"] > 0  # every row matched a question
+    assert stats_bench.engine_read(path) > 0

@@ -1,6 +1,6 @@
 """The package as an author gets it: `pip install PATH` into a fresh venv outside the repository, from a copy
 of the project as a fresh clone has it (no node_modules/, no npm on PATH), then the installed command from a
-content folder: new exam, new objective, validate, build --only guide, serve.
+content folder: new exam, new objective, validate, build --only guide, serve; and init, validate, build.
 
 pip installs offline from the wheels `make test` gathers in .venv/wheels (every pinned package and the build
 backend), so the test touches no network. Also: a copy missing a file the wheel carries fails the install in
@@ -100,6 +100,22 @@ def test_a_fresh_install_runs_the_authors_sequence_from_a_content_folder(install
             assert answer.headers["Content-Type"] == "application/pdf" and answer.read().startswith(b"%PDF")
     finally:
         assert serving.stop() == 0
+
+
+def test_a_fresh_install_inits_a_content_folder_that_validates_and_builds_every_output(installed, tmp_path):
+    """The README's quick start from the wheel, offline: `exam-prep init demo && cd demo && exam-prep validate && exam-prep build`."""
+    command = installed / "exam-prep"
+    made = _run(command, "init", "demo", "--today", TODAY, cwd=tmp_path)
+    assert made.returncode == 0, made.stdout + made.stderr
+    demo = tmp_path / "demo"
+    for step in (("validate", "--today", TODAY), ("build", "--today", TODAY)):
+        done = _run(command, *step, cwd=demo)
+        assert done.returncode == 0, f"{step}\n{done.stdout}\n{done.stderr}"
+    assert sorted(p.name for p in (demo / "build" / "first-exam").iterdir()) == [
+        "bank.json", "canvas-qti.zip", "deck-changes.json", "deck.apkg", "moodle.xml", "qti21.zip", "questions.gift", "site", "study-guide.pdf"]
+    schema_line = (demo / "sources" / "first-exam" / "exam.yaml").read_text(encoding="utf-8").splitlines()[0]
+    target = (demo / "sources" / "first-exam" / schema_line.split("$schema=")[1]).resolve()
+    assert target == demo / "schemas" / "exam.schema.json" and target.is_file()  # in the folder, not the venv's site-packages
 
 
 def test_the_installed_command_is_the_module_and_names_itself(installed, tmp_path):

@@ -48,8 +48,8 @@ F = "sources/demo/valid.yaml"
      'quote the value ("...") [yaml]'),
     # a line indented deeper than its neighbours
     ("summary: What things are.", "  summary: What things are.",
-     f"{F}:3:10: error: invalid YAML: mapping values are not allowed here; this line is indented deeper than the key above it: "
-     "align it with the keys of its mapping [yaml]"),
+     f"{F}:3:3: error: invalid YAML: this key is indented 2 spaces, more than the key above it (0, line 2), which already "
+     "has its value; line it up with that key (0 spaces) [yaml]"),
 ])
 def test_yaml_syntax_errors_point_at_the_mistake_with_a_hint(run_cli, make_sources, old, new, expected):
     assert errors(run_cli, objective_with(make_sources, old, new)) == [expected]

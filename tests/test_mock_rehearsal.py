@@ -74,7 +74,7 @@ def test_the_bank_marks_the_held_out_questions(tmp_path, run_cli):
     sources = _sources(tmp_path, "valid", "terms_four", "site_every_type", "mock_pool")
     assert run_cli("build", "--sources", str(sources), "--today", TODAY, "--out", str(tmp_path / "out")).code == 0
     bank = json.loads((tmp_path / "out" / "demo" / "bank.json").read_text(encoding="utf-8"))
-    assert bank["schema_version"] == "2.3"
+    assert tuple(map(int, bank["schema_version"].split("."))) >= (2, 2)  # mock_only came with 2.2
     assert sorted(q["id"] for q in bank["questions"] if q["mock_only"]) == sorted(HELD)
 
 

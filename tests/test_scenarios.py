@@ -63,7 +63,8 @@ def test_question_shapes(run_cli, make_sources):
         f"{f}:20:14: error: questions[1].options: a single question needs 2 to 6 options, got 1 [question-options]",
         f"{f}:26:21: error: questions[2].options[1]: option 'same' is given twice; options must differ [question-options]",
         f"{f}:33:13: error: questions[3].answer: a multiple question needs at least one correct option [question-answer]",
-        f"{f}:38:13: error: questions[4].answer: expected true or false, got 'yes' [schema]",
+        f"{f}:38:13: error: questions[4].answer: unexpected value 'yes'; expected true when the statement is true, false "
+        "when it is false (not quoted: \"yes\" is text); in a varied question `{{ name }}` [schema]",
         f"{f}:45:18: error: questions[5].key_points[0]: no key point has the id '1.2-nowhere' [question-ref]",
     ]
     assert result.code == 1

@@ -211,7 +211,7 @@ def test_build_reads_the_lock_and_the_bank_holds_template_and_variants(tmp_path,
     assert banks[0] == banks[1]  # two builds from one lock: the same bytes
     assert (sources / "demo" / "variants.lock.json").read_bytes() == lock_bytes  # build drew nothing
     bank = json.loads(banks[0])
-    assert bank["schema_version"] == "2.3"
+    assert tuple(map(int, bank["schema_version"].split("."))) >= (2, 3)  # variants came with 2.3
     q = next(q for q in bank["questions"] if q["id"] == "1.1-ratio")
     assert "{{ n }} weights" in q["template"]["stem"] and q["template"]["variants"]["count"] == 3
     assert [v["index"] for v in q["variants"]] == [1, 2, 3]
@@ -245,3 +245,17 @@ def test_variant_code_gets_the_examples_memory_process_and_time_limits(tmp_path,
     made = lock["1.1-forks"]["variants"][0]["values"]["a"]
     assert 0 < made < 64  # the sandbox's process limit (Limits.processes), as for examples
     assert lines["1.1-stuck"][0].endswith("[variant-timeout]"), result.out  # the alarm ignored: the wall clock stops it
+
+
+def test_a_view_of_unchecked_content_leaves_an_undrawn_varied_question_out(tmp_path):
+    """The audit derives a view of content it did not check against the locks: a code question never drawn has no
+    variant to show, and its template is no question of its type, so it is left out (validate reports it)."""
+    import datetime as dt
+
+    from pipeline.check.validate import validate
+    from pipeline.citations.lock import CitationLock
+    from pipeline.derive import build_view
+
+    sources = write_varied(tmp_path, SAFE_RATIO, PLAIN)
+    content = validate(sources, dt.date.fromisoformat(TODAY), lock=False).exams[0]
+    assert [q.id for q in build_view(content, CitationLock.load(content.folder)).questions] == ["1.1-plain"]

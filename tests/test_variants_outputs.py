@@ -225,3 +225,25 @@ def test_the_guide_prints_variant_1_and_its_answer(built):
     assert f"A layer holds {second['values']['n']} weights" not in text  # one variant printed, not all
     assert first["explanation"].split(" = ")[0] in text  # the answer key explains variant 1's own numbers
     assert "{{" not in text
+
+
+def test_stats_match_lms_responses_to_their_variant(built):
+    """Moodle and Canvas name each variant `<id>.vN` (idnumber, `q_<id>.vN`, "<id>.vN: stem"): the item statistics
+    find it as an item of its own, with that variant's options."""
+    import datetime as dt
+
+    from pipeline.check.validate import validate
+    from pipeline.citations.lock import CitationLock
+    from pipeline.derive import build_view
+    from pipeline.stats.match import QuestionIndex
+
+    sources = built.parent.parent / "sources"
+    content = validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
+    index = QuestionIndex.of(build_view(content, CitationLock.load(content.folder)))
+    bank = {q["id"]: q for q in json.loads((built / "bank.json").read_text())["questions"]}
+    for n, variant in enumerate(bank["1.1-single"]["variants"], start=1):
+        vid = f"1.1-single.v{n}"
+        assert index.resolve(vid) == vid and index.resolve(f"q_{vid}") == vid and index.by_name(f"{vid}: {variant['stem']}") == (vid, "")
+        key = index.keys[vid]
+        assert {o.text for o in key.options if o.correct} == {variant["values"]["right"]}
+        assert index.by_stem(variant["stem"]) == ("1.1-single" if n == 1 else vid, "")  # variant 1 is the question itself

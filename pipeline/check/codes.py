@@ -62,6 +62,15 @@ CODES: dict[str, str] = {
     "example-language": "an example's `language` that the highlighter (Pygments) does not know (warning)",
     "formula": "a $...$ or $$...$$ formula the renderer cannot typeset, or holding markup or links (error, always)",
     "link": "a Markdown link to anything but an http(s) or mailto: address; outputs drop it (error, always)",
+    # images (pipeline/load/media.py, pipeline/load/image_files.py)
+    "image-alt": "an image without alt text (WCAG 1.1.1) (error, always)",
+    "image-remote": "an image at an http(s) address: the build never fetches; download it and cite its page (error, always)",
+    "image-path": "an image path that is not a file in the exam's folder (absolute, .., a link out, another scheme) (error, always)",
+    "image-missing": "an image path naming no readable regular file (error, always)",
+    "image-format": "an image file that is not the PNG, JPEG, GIF, WebP or SVG its name says, read from its bytes (error, always)",
+    "image-pixels": "a raster image over the pixel limit, refused from its header before decoding (error, always)",
+    "image-size": "an image file over the size limit, or an exam's images over the total (error, always)",
+    "image-svg": "an SVG outside the safe subset: script, on* attributes, foreignObject, external references, DTD or entities (error, always)",
     # the item-writing lint (pipeline/check/item_lint.py; Haladyna, Downing & Rodriguez 2002)
     "item-long-answer": "a correct option much longer than the wrong ones, G24 (warning)",
     "item-all-none-above": "an 'all/none of the above' option, G25/G26 (warning)",
@@ -81,7 +90,7 @@ CODES: dict[str, str] = {
     "item-dead-distractor": "a wrong option chosen by fewer than 5% of learners (warning)",
     "item-stats-stale": "an item edited since its answers were gathered: its statistics are not applied (warning)",
 }
-ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "formula", "exam-missing", "exam-twice", "exam-duplicate-id"})
+ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "formula", *(c for c in CODES if c.startswith("image-")), "exam-missing", "exam-twice", "exam-duplicate-id"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS
 
 # code -> what an author does about it, in a sentence (the documentation's reference of codes prints it beside
@@ -140,6 +149,14 @@ FIXES: dict[str, str] = {
     "example-language": "Use a Pygments lexer name (the message names the closest), e.g. python, bash, console, sql, text.",
     "formula": "Use LaTeX math latex2mathml reads (balanced braces, no \\href, \\style or markup in \\text{}); `\\$` for a dollar sign.",
     "link": "Link only to http://, https:// or mailto: addresses.",
+    "image-alt": "Write what the image shows between the brackets: `![a pod with two containers](figures/pod.png)`.",
+    "image-remote": "Download the file into the exam's folder, write its path, and cite the page it came from.",
+    "image-path": "Write the path of a file inside the exam's folder, relative to the YAML file, inline as `![alt](path)`; copy a linked file in.",
+    "image-missing": "Add the file, or fix the path (relative to the YAML file that holds it).",
+    "image-format": "Save the image as PNG, JPEG, GIF, WebP or SVG under a name ending as its format does.",
+    "image-pixels": "Scale the picture down to at most 25 megapixels (5,000 x 5,000).",
+    "image-size": "Make the file smaller (at most 5 MB; 50 MB for all of an exam's images): SVG for diagrams, JPEG for photos.",
+    "image-svg": "Delete what the message names (script, on* attributes, foreignObject, style, DTDs, external references) and draw with shapes, paths and text.",
     "item-long-answer": "Shorten the correct option or lengthen the wrong ones to a similar length.",
     "item-all-none-above": "Replace 'all/none of the above' with a real option.",
     "item-negative-stem": "Ask the question positively, or emphasise the negative word (NOT, *not*).",

@@ -21,6 +21,7 @@ COMMANDS: dict[str, Command] = {
     "serve": Command("pipeline.cli.serve_cmd", "build an exam's site, serve it on 127.0.0.1, rebuild and reload the page on every edit"),
     "schema": Command("pipeline.cli.schema_cmd", "regenerate the JSON Schemas in schema/ from the models"),
     "audit": Command("pipeline.cli.audit_cmd", "fetch every cited page, check every quote and review date, update the citation locks"),
+    "init": Command("pipeline.cli.init_cmd", "write a content folder to start from: a first exam, pipeline.toml, .gitignore, the audit workflow"),
     "new": Command("pipeline.cli.new_cmd", "write a commented skeleton: `new exam ID` or `new objective EXAM NUMBER TITLE`"),
     "stats": Command("pipeline.cli.stats_cmd", "read learners' answers (Moodle, Canvas, the long format), write item statistics and a report"),
     "examples": Command("pipeline.cli.examples_cmd", "run every worked example in a sandbox, compare its output, update the examples locks"),

@@ -43,8 +43,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         sub.add_argument("--today", metavar="YYYY-MM-DD", help="the review date to write (default: SOURCE_DATE_EPOCH, else the clock)")
 
 
+def schema_for(path: Path, template: str) -> Path:
+    """The schema a new file's `$schema` line points to: the content folder's copy (`init` writes `schemas/`), found
+    in a folder holding the file, which moves with it; else the installed one (which a rebuilt venv moves)."""
+    for folder in path.parent.resolve().parents:
+        copy = folder / "schemas" / f"{template}.schema.json"
+        if copy.is_file():
+            return copy
+    return SCHEMAS / f"{template}.schema.json"
+
+
 def _write(path: Path, template: str, **values: str) -> None:
-    schema = os.path.relpath(SCHEMAS / f"{template}.schema.json", path.parent.resolve())
+    schema = os.path.relpath(schema_for(path, template), path.parent.resolve())
     text = Template((SCAFFOLD / f"{template}.yaml").read_text(encoding="utf-8")).substitute(schema=schema, prog=prog(), **values)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8") as handle:  # "x": never overwrite an author's file

@@ -22,6 +22,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, metavar="DIR", help="where the report goes (default: build/stats/<exam>)")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date recorded with the statistics (default: SOURCE_DATE_EPOCH, else the clock)")
     parser.add_argument("--all-attempts", action="store_true", help="count every attempt, not only each learner's first")
+    parser.add_argument("--since", metavar="YYYY-MM-DD", type=_date, help="count only attempts on or after this day (UTC); answers without a time "
+                                                                          "are left out with it")
+
+
+def _date(text: str):
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date such as 2026-09-01, got {text!r}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,9 +46,10 @@ def run(args: argparse.Namespace) -> int:
         print_diagnostics(result, verbose=False)
         raise PipelineError(f"stats: exam '{check.name}' has errors in its sources; fix them first (nothing written)")
     out = args.out or Path("build") / "stats" / check.name
-    done = run_stats(check.content, args.files, out, today, args.all_attempts)
+    done = run_stats(check.content, args.files, out, today, args.all_attempts, args.since)
     print_unmatched(done.parsed)
     d = done.data
     print(for_terminal(f"stats: {check.name}: {d.learners} learners, {d.answers} answers counted ({d.later_attempts} later attempts set aside), "
-          f"{len(d.items)} items, {done.findings} with findings; wrote {done.item_stats} and {done.report_dir / 'report.md'}"), file=sys.stderr)
+          + (f"{d.before_since} before {d.since.isoformat()} left out, " if d.since else "")
+          + f"{len(d.items)} items, {done.findings} with findings; wrote {done.item_stats} and {done.report_dir / 'report.md'}"), file=sys.stderr)
     return 0

@@ -53,7 +53,7 @@ def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None =
         coverage=make_coverage(content, questions, generated.dropped, generated.notes), today=today, source_date=when,
         source_date_pinned=source_date_epoch() is not None, sources_changed_at=_newest_mtime(content),
         exam_stale=(today - exam.reviewed).days > policy, exam_age_days=(today - exam.reviewed).days,
-        exam_facts=citations.facts(content),
+        exam_facts=citations.facts(content), media=content.media,
     )
 
 
@@ -114,11 +114,18 @@ def _objective(file: ObjectiveFile, section: Section, content: ExamContent, cita
         id=o.id, title=o.title, summary_md=o.summary, section=section.number, reviewed=o.reviewed, age_days=age,
         stale=age > exam.review_policy.max_age_days, key_points=_key_points(o, citations, content), terms=tuple(o.terms),
         examples=tuple(runs.view(e) for e in o.examples), labs=tuple(o.labs),
-        questions=tuple(varied_view(q, built, origin, citations) if (built := runs.made(q)) else question_view(q, origin, citations)
-                        for q, origin in authored),
+        questions=tuple(_question(q, origin, citations, runs) for q, origin in authored if q.variants is None or runs.made(q)),
         generated=tuple(question_view(q, origin, citations) for q, origin in made),
         see=_see(getattr(o, "see", None), content), check_yourself=tuple(o.check_yourself),
     )
+
+
+def _question(q: Question, origin: Origin, citations: Citations, runs: _Runs):
+    """A question's view; a varied one's is its variant 1 carrying the others. A varied question with no variant
+    yet (never drawn: validate says so, and build never gets here) is left out of the view: only tools that
+    derive a view of unchecked content (the audit's blast radius) meet it, and there is nothing to show."""
+    built = runs.made(q)
+    return varied_view(q, built, origin, citations) if built else question_view(q, origin, citations)
 
 
 def _key_points(o: Objective, citations: Citations, content: ExamContent) -> tuple[KeyPointView, ...]:

@@ -80,6 +80,7 @@ class ExamContent:
     exam_file: ExamFile
     objective_files: tuple[ObjectiveFile, ...]
     cross_refs: tuple[tuple[tuple[str, str], CrossRefTarget], ...] = ()  # ((exam id, objective), target), set by validate
+    media: tuple = ()  # pipeline.load.media.MediaFile: the exam's images, checked, in path order
 
     def cross_ref(self, exam_id: str | None, objective: str) -> CrossRefTarget:
         """The target of a `see:` (its exam defaults to this one)."""

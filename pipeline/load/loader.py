@@ -19,6 +19,7 @@ from pipeline.diagnostics import Report
 from pipeline.errors import SourceError, SourcesNotFound
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile, objective_sort_key
 from pipeline.load.limits import linked_folders, outside_sources
+from pipeline.load.media import ExamMedia, exam_file_images
 from pipeline.load.repair import repaired
 from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
@@ -38,12 +39,13 @@ class LoadedExam:
     folder: Path
     exam_file: ExamFile | None
     objective_files: list[ObjectiveFile] = field(default_factory=list)
+    media: tuple = ()  # pipeline.load.media.MediaFile: the images the objectives show, checked
 
     def content(self) -> ExamContent | None:
         if self.exam_file is None:
             return None
         ordered = sorted(self.objective_files, key=lambda f: (objective_sort_key(f.objective.id or ""), str(f.path)))
-        return ExamContent(self.folder, self.exam_file, tuple(ordered))
+        return ExamContent(self.folder, self.exam_file, tuple(ordered), media=self.media)
 
 
 def exam_folders(sources: Path) -> list[Path]:
@@ -71,9 +73,11 @@ def objective_paths(folder: Path) -> list[Path]:
     return [p for p in _yaml_files(folder) if p.parent != folder or p.name not in EXAM_FILES]
 
 
-def _validate(path: Path, model: type[BaseModel], report: Report, sources: Path) -> tuple[YamlDocument | None, Any]:
+def _validate(path: Path, model: type[BaseModel], report: Report, sources: Path,
+              media: ExamMedia | None = None) -> tuple[YamlDocument | None, Any]:
     """The document and its model; the model is None when invalid, the document too when unreadable
-    or leading out of `sources` through a symbolic link."""
+    or leading out of `sources` through a symbolic link. With `media`, images are checked and pointed at
+    their files in the data the model is made from (pipeline/load/media.py)."""
     if why := outside_sources(path, sources):
         report.error(path, Position(1, 1), why, "yaml")
         return None, None
@@ -90,8 +94,14 @@ def _validate(path: Path, model: type[BaseModel], report: Report, sources: Path)
     if not isinstance(doc.data, dict):
         report.error(path, Position(1, 1), f"expected a mapping of keys at the top of the file, got {describe(doc.data)}", "schema")
         return doc, None
+    data = doc.data
+    if media is not None:
+        objective = data.get("id") if isinstance(data.get("id"), str) else None
+        data = media.rewritten(doc, objective)
+    else:
+        exam_file_images(doc, report)
     try:
-        return doc, model.model_validate(doc.data)
+        return doc, model.model_validate(data)
     except ValidationError as exc:
         report_validation_error(exc, doc, model, report)
         return doc, None
@@ -165,12 +175,14 @@ def load_objectives(folder: Path, exam_file: ExamFile | None, report: Report) ->
     if not paths and exam_file is not None:
         report.error(exam_file.path, Position(1, 1), f"exam '{exam_file.exam.id}' has no objective files; add one "
                      f"(`{command('new', 'objective', exam_file.exam.id, 'NUMBER', 'TITLE')}` writes one)", "exam-empty")
+    media = ExamMedia(folder, report)
     for path in paths:
-        doc, objective = _validate(path, Objective, report, folder.parent)
+        doc, objective = _validate(path, Objective, report, folder.parent, media)
         if objective is not None:
             result.objective_files.append(ObjectiveFile(doc, objective))
         elif doc is not None and isinstance(doc.data, dict):
             result.objective_files.append(_salvage(doc))
+    result.media = media.ordered()
     for link in linked_folders(folder):
         if why := outside_sources(link, folder.parent):
             report.error(link, Position(1, 1), why, "yaml")

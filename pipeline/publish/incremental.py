@@ -69,7 +69,8 @@ def template_digest(folders: tuple[str, ...]) -> str:
 
 # What no output shows: file times (a comment-only edit moves them) feed only the deck's package time,
 # which matters only when something the deck shows changed.
-NEVER_SHOWN = frozenset({"sources_changed_at"})
+# An image's bytes are shown, but its sha256 beside them stands for them (and bytes are not JSON).
+NEVER_SHOWN = frozenset({"sources_changed_at", "media_bytes"})
 
 
 def to_data(value: Any, leave_out: frozenset[str]) -> Any:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.fingerprint import content_hash
@@ -22,6 +23,7 @@ from schema.bank import (
     BankChoice,
     BankCitation,
     BankExam,
+    BankMedia,
     BankOption,
     BankPair,
     BankQuestion,
@@ -42,7 +44,13 @@ BANK_NAME = "bank.json"
 
 
 def make_bank(view: ExamView) -> Bank:
-    return Bank(schema_version=SCHEMA_VERSION, exam=_exam(view), questions=[bank_question(q) for q in view.questions], coverage=view.coverage)
+    return Bank(schema_version=SCHEMA_VERSION, exam=_exam(view), questions=[bank_question(q) for q in view.questions], coverage=view.coverage,
+                media=[_media(m) for m in view.media])
+
+
+def _media(file) -> BankMedia:
+    return BankMedia(path=images.href(file.path, "relative"), sha256=file.sha256, media_type=file.media_type, size=file.size,
+                     width=file.width, height=file.height, alt=file.alt)
 
 
 def _exam(view: ExamView) -> BankExam:
@@ -118,4 +126,10 @@ def bank_json(bank: Bank) -> str:
 def render(ctx: RenderContext) -> list[Path]:
     path = ctx.out_dir / BANK_NAME
     path.write_bytes(bank_json(make_bank(ctx.view)).encode("utf-8"))  # bytes: no newline translation
-    return [path]
+    written = [path]
+    for file in ctx.view.media:  # beside bank.json, where the `_html` fields' media/<path> points
+        copy = ctx.out_dir / images.href(file.path, "relative")
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(file.media_bytes)
+        written.append(copy)
+    return written

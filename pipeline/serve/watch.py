@@ -10,7 +10,8 @@ from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, watch
 
-SOURCE_SUFFIXES = (".yaml", ".yml", ".json", ".toml")  # sources, locks and deck state, pipeline.toml
+SOURCE_SUFFIXES = (".yaml", ".yml", ".json", ".toml",  # sources, locks and deck state, pipeline.toml
+                   ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")  # the images the sources show (pipeline/load/media.py)
 
 
 class _Relevant(DefaultFilter):

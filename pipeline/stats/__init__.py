@@ -8,7 +8,11 @@ test (and a 2PL IRT fit when there are enough learners), and keeps the result in
 file back (`pipeline.stats.lockcheck`, handed to `validate` as a judge by the CLI: this stage sits above
 the checks) and warns at the question's line.
 
-Modules: `csvfile` (bounded CSV reading), `formats/` (one parser per export, `detect` picks one from the
-header), `match` (rows to question and option ids), `grading`, `attempts` (first attempts), `ctt`, `irt`,
-`itemhash`, `store` (the JSON file), `judge` (thresholds: `pipeline.check.thresholds`), `lockcheck`, `report` and `figures`, `run` (the command).
+Modules: `engine` (the DuckDB connection), `intake` (every file into the engine's long table: the long layout
+as CSV, Parquet or JSON Lines, gzip too, read by the engine; the LMS exports by their parsers), `columnar`
+(first attempts and classical test theory as SQL sums), `csvfile` and `csvstream` (bounded CSV reading,
+whole or record by record), `formats/` (one parser per export, `detect` picks one from the header), `match`
+(rows to question and option ids), `grading`, `ctt` and `attempts` (the definitions, and the in-memory
+reference the engine is tested against), `irt`, `itemhash`, `store` (the JSON file), `judge` (thresholds:
+`pipeline.check.thresholds`), `lockcheck`, `report` and `figures`, `run` (the command).
 """

@@ -1,4 +1,4 @@
-"""From parsed files to the item statistics record: first attempts, classical statistics, the 2PL fit.
+"""From the answers in the engine to the item statistics record: first attempts, classical statistics, the 2PL fit.
 
 Items with per-learner answers are computed here; an item known only from a platform's own statistics
 (a Moodle Statistics or Canvas item analysis download) keeps the platform's numbers, marked with its name.
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.stats import ctt, irt
-from pipeline.stats.attempts import first_attempts
+from pipeline.stats import columnar, ctt, irt
+from pipeline.stats.intake import Intake
 from pipeline.stats.itemhash import item_hash
 from pipeline.stats.match import QuestionIndex
-from pipeline.stats.records import Parsed, PlatformItem
+from pipeline.stats.records import PlatformItem
 from pipeline.stats.store import ABOUT, FORMAT, FileRecord, ItemRecord, ItemStatsFile, OptionRecord
 
 DIGITS = 4
@@ -27,32 +27,28 @@ def _weight(value: float) -> int | float:
     return int(value) if value == int(value) else round(value, DIGITS)
 
 
-def analyse(exam_id: str, parsed: list[Parsed], index: QuestionIndex, today: dt.date, all_attempts: bool = False) -> ItemStatsFile:
-    answers = [a for p in parsed for a in p.answers]
-    later = 0
-    if not all_attempts:
-        answers, later = first_attempts(answers)
-    present = {a.question_id for a in answers}
-    order = [qid for qid in index.keys if qid in present]  # view order
+def analyse(exam_id: str, con, intake: Intake, index: QuestionIndex, today: dt.date, all_attempts: bool = False,
+            since: dt.date | None = None) -> ItemStatsFile:
+    """The record of the answers in the engine (`pipeline.stats.intake`), with the platforms' own items beside them."""
+    parsed = intake.parsed
+    keys = list(index.keys.values())
     items: dict[str, ItemRecord] = {}
-    alpha = None
-    alpha_learners, note, learners = 0, "", 0
-    if order:
-        m = ctt.matrix(answers, order)
-        test, without = ctt.test_stats(m)
-        fits, note = irt.fit_2pl(m.scores, order)
-        for j, qid in enumerate(order):
-            stats = ctt.item_stats(m, j, index.keys[qid])
-            items[qid] = _record(stats, item_hash(index.keys[qid]), without[j], fits.get(qid))
-        alpha, alpha_learners, learners = test.alpha, test.alpha_learners, test.learners
+    alpha, alpha_learners, note, learners, counted, later = None, 0, "", 0, 0, 0
+    if con.execute("SELECT count(*) FROM answers").fetchone()[0]:
+        done = columnar.compute(con, keys, all_attempts)
+        scores, learners = columnar.score_matrix(con, done.present, irt.MAX_LEARNERS)
+        fits, note = irt.fit_2pl(scores, [keys[i].id for i in done.present], learners)
+        for qid, stats in done.items.items():
+            items[qid] = _record(stats, item_hash(index.keys[qid]), done.alpha_without[qid], fits.get(qid))
+        alpha, alpha_learners, counted, later = done.test.alpha, done.test.alpha_learners, done.answers, done.later
     for item in (i for p in parsed for i in p.items):
         if item.question_id not in items:
             items[item.question_id] = _platform_record(item, item_hash(index.keys[item.question_id]), index)
-    files = [FileRecord(name=p.path.name, format=p.format, rows=p.rows, answers=len(p.answers) + len(p.items), unmatched=len(p.unmatched))
+    files = [FileRecord(name=p.path.name, format=p.format, rows=p.rows, answers=p.answered + len(p.items), unmatched=p.unmatched_count)
              for p in parsed]
     return ItemStatsFile(about=ABOUT, format=FORMAT, exam=exam_id, date=today, first_attempts_only=not all_attempts, files=files,
-                         learners=learners, answers=len(answers), later_attempts=later, alpha=_round(alpha), alpha_learners=alpha_learners,
-                         irt_note=note, items=dict(sorted(items.items())))
+                         learners=learners, answers=counted, later_attempts=later, alpha=_round(alpha), alpha_learners=alpha_learners,
+                         irt_note=note, items=dict(sorted(items.items())), since=since, before_since=intake.before_since if since else None)
 
 
 def _record(s: ctt.ItemStats, digest: str, alpha_without: float | None, fit: dict | None) -> ItemRecord:

@@ -1,5 +1,7 @@
 """First attempts: of several answers by one learner to one question, the earliest counts (as Moodle's
-statistics count first attempts by default); answers without a time come after timed ones, in file order."""
+statistics count first attempts by default); answers without a time come after timed ones, in file order.
+
+The engine applies this rule in SQL (`pipeline.stats.columnar`); this is the in-memory reference of it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Reading an uploaded CSV as hostile input: bounded bytes, rows, columns and field sizes, strict UTF-8.
+"""Reading an uploaded CSV whole as hostile input: bounded bytes, rows, columns and field sizes, strict UTF-8.
+
+The LMS exports (and the in-memory reference of the long format) are read so; `csvstream` reads record by record
+with the same checks and words.
 
 Every record carries its number (the header is row 1) and the physical line it starts on, since a quoted
 field may hold line breaks: messages name both. Any problem is a `StatsInputError` naming the file.
@@ -7,6 +10,7 @@ field may hold line breaks: messages name both. Any problem is a `StatsInputErro
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import os
 import stat
@@ -17,7 +21,9 @@ from typing import NamedTuple
 
 from pipeline.stats.records import StatsInputError
 
-MAX_BYTES = 64_000_000  # 10,000 learners x 100 items in the long format is about 40 MB
+# The bounds of an LMS export read whole (Moodle, Canvas: a row per learner or per item); the long format is
+# read by the engine instead, under its own bounds (`pipeline.stats.intake`).
+MAX_BYTES = 64_000_000
 MAX_ROWS = 2_000_000
 MAX_COLUMNS = 5_000
 MAX_FIELD = 100_000  # characters: an essay answer fits, a runaway quote does not
@@ -75,6 +81,12 @@ def _read_bytes(path: Path) -> bytes:
         raise StatsInputError(path, 0, f"is {info.st_size:,} bytes, over the {MAX_BYTES:,}-byte limit; split it by date or by quiz")
     with open(path, "rb") as handle:
         data = handle.read(MAX_BYTES + 1)
+    if data[:2] == b"\x1f\x8b":  # gzip: unpacked up to the same bound, so a small bomb stays small
+        try:
+            with gzip.open(io.BytesIO(data), "rb") as packed:
+                data = packed.read(MAX_BYTES + 1)
+        except (OSError, EOFError) as exc:
+            raise StatsInputError(path, 0, f"is not a readable gzip file ({exc})") from None
     if len(data) > MAX_BYTES:
         raise StatsInputError(path, 0, f"is over the {MAX_BYTES:,}-byte limit; split it by date or by quiz")
     return data

@@ -1,4 +1,9 @@
-"""Classical test theory over first attempts: per item and per test, with numpy and scipy.
+"""Classical test theory over first attempts: the definitions, and the in-memory reference implementation.
+
+`stats` computes these figures in the engine (`pipeline.stats.columnar`, sums over a table that is never
+Python rows); the functions here compute them from a learners x items numpy matrix as `stats` did before, and
+are kept as the reference the engine is tested against (tests/test_stats_engine.py, to 1e-9). The records
+(`ItemStats`, `OptionStats`, `TestStats`) and the group rule (`GROUP`, `group_size`) are shared by both.
 
 Per item: facility (mean score), the corrected item-rest point-biserial (Pearson's r between the item's
 score and the learner's score on the other items, so the item does not correlate with itself), the

@@ -76,7 +76,25 @@ def _too_easy(key: ItemKey, record: ItemRecord, limit: float, where: str) -> lis
     if record.facility is None or record.facility <= limit:
         return []
     return [Finding("item-too-easy", f"answers: facility {record.facility:.2f} {where}, above {limit:g}: nearly everyone gets it right, "
-                                     "so it tells little; make the wrong options more plausible or ask about something harder")]
+                                     f"so it tells little; {_easier_fix(key)}")]
+
+
+def _easier_fix(key: ItemKey) -> str:
+    """What makes an item harder, for its type: a true/false or typed answer has no options to make plausible."""
+    if key.type == "true_false":
+        return ("state a misconception learners hold, so that the statement's truth needs the objective's knowledge, "
+                "or ask it as a single-choice question with plausible wrong options")
+    if not key.is_choice:
+        return "ask for something the objective teaches that a guess or the stem's wording does not give away"
+    return "make the wrong options more plausible or ask about something harder"
+
+
+def _dead_fix(key: ItemKey) -> str:
+    """A true/false item's wrong answer is the other truth value: it cannot be replaced, the statement can."""
+    if key.type == "true_false":
+        return ("a true/false item's only wrong answer cannot be replaced: rewrite the statement around a misconception learners "
+                "hold, so that the other answer looks right to someone who has not learnt it, or ask it as a single-choice question")
+    return "replace it with a wrong answer learners believe"
 
 
 def _dead(key: ItemKey, record: ItemRecord, limit: float, where: str) -> list[Finding]:
@@ -87,5 +105,5 @@ def _dead(key: ItemKey, record: ItemRecord, limit: float, where: str) -> list[Fi
             continue
         found.append(Finding("item-dead-distractor", f"answers: option {_option_text(key, option.id)} chosen by {stats.count} of "
                                                      f"{record.n} learners ({stats.share:.0%}, below {limit:.0%}; {where[where.index('(') + 1:-1]}): "
-                                                     "it distracts no one; replace it with a wrong answer learners believe", option.id))
+                                                     f"it distracts no one; {_dead_fix(key)}", option.id))
     return found

@@ -10,7 +10,7 @@ Texts are compared as `pipeline.shapes.grading.normalise` does: case, spacing an
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from pipeline.shapes.grading import normalise, rule
@@ -101,7 +101,11 @@ class QuestionIndex:
     @classmethod
     def of(cls, view: ExamView) -> QuestionIndex:
         keys = {q.id: key_of(q) for q in view.questions}
-        stems = sorted(((normalise(k.stem), k.id) for k in keys.values()), key=lambda s: (-len(s[0]), s[1]))
+        # a varied question's variants as the LMS exports name them (`<id>.vN`): each matched, and scored, as its own
+        # item with its own options; the question's own id stays variant 1's (the site's answers carry `variant`)
+        keys |= {f"{q.id}.v{v.index}": replace(key_of(v.question), id=f"{q.id}.v{v.index}") for q in view.questions for v in q.variants}
+        firsts = {f"{q.id}.v1" for q in view.questions if q.variants}  # variant 1's stem is the question's own
+        stems = sorted(((normalise(k.stem), k.id) for k in keys.values() if k.id not in firsts), key=lambda s: (-len(s[0]), s[1]))
         return cls(keys, stems)
 
     def resolve(self, name: str) -> str | None:

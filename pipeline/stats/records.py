@@ -70,6 +70,8 @@ class Parsed:
     rows: int = 0
     answers: list[Answer] = field(default_factory=list)
     items: list[PlatformItem] = field(default_factory=list)
-    unmatched: list[Unmatched] = field(default_factory=list)
+    unmatched: list[Unmatched] = field(default_factory=list)  # the first intake.MAX_UNMATCHED_KEPT of a long file
+    unmatched_count: int = 0  # every unmatched row
+    answered: int = 0  # answers mapped to a question (before first attempts are chosen)
     # Moodle's Statistics download names each slot's question; a Responses report of the same quiz uses it
     slots: dict[str, str] = field(default_factory=dict)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.check.thresholds import threshold
-from pipeline.stats import figures
+from pipeline.stats import figures, intake
 from pipeline.stats.itemhash import item_hash
 from pipeline.stats.judge import Finding, findings
 from pipeline.stats.match import ItemKey, QuestionIndex
@@ -21,6 +21,25 @@ from pipeline.stats.records import Unmatched
 from pipeline.stats.store import ItemRecord, ItemStatsFile
 
 MAX_UNMATCHED_LISTED = 200
+# One sentence per statistic, where it first appears: an author is not assumed to know classical test theory.
+ALPHA = ("alpha is how consistently the items measure one thing, from 0 to 1; about 0.7 or more is usual for a test that "
+         "ranks learners")
+COLUMNS = (
+    ("facility", "the share of the learners' marks the item earned, from 0 (nobody right) to 1 (everybody right)."),
+    ("point-biserial", "the correlation between a learner's mark on the item and their score on the rest of the test, from -1 "
+                       "to +1: above about +0.2 the item tells stronger learners from weaker ones, below 0 it favours the weaker "
+                       "(often a wrong key)."),
+    ("D (27%)", "the facility among the 27% of learners with the highest total minus the facility among the 27% with the "
+                "lowest, from -1 to +1; above about 0.3 the item discriminates well."),
+    ("alpha without", "Cronbach's alpha of the test with this item left out: higher than the test's alpha means the item lowers "
+                      "the test's consistency."),
+    ("options", "a bar chart of the share choosing each option among the weakest 27% of learners, all learners and the "
+                "strongest 27%."),
+)
+OPTIONS = ("In the option tables, **chosen** and **share** are how many learners picked the option and their part of all who "
+           "answered; **upper 27%** and **lower 27%** count the picks among the strongest and the weakest learners by total; "
+           "**point-biserial** is the correlation between picking the option and the learner's score on the rest (the key's "
+           "should be positive, a wrong option's negative).")
 
 
 @dataclass(frozen=True)
@@ -72,28 +91,38 @@ def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unm
     flagged = [r for r in ranked if r.found]
     lines = [f"# Item statistics: {data.exam}", "",
              f"Answers of {data.learners} learners, {data.answers} counted ({'first attempts' if data.first_attempts_only else 'all attempts'}; "
-             f"{data.later_attempts} later attempts set aside), gathered up to {data.date.isoformat()}. "
-             f"Cronbach's alpha {_f(data.alpha)} over the {data.alpha_learners} learners who answered every item. {data.irt_note}".rstrip(), "",
+             f"{data.later_attempts} later attempts set aside"
+             + (f"; only attempts since {data.since.isoformat()}, {data.before_since} older or undated left out" if data.since else "")
+             + f"), gathered up to {data.date.isoformat()}. "
+             f"Cronbach's alpha {_f(data.alpha)} over the {data.alpha_learners} learners who answered every item ({ALPHA}). "
+             f"{data.irt_note}".rstrip(), "",
              "| file | format | rows | mapped | unmatched |", "| --- | --- | ---: | ---: | ---: |"]
     lines += [f"| {_md_escape(f.name)} | {_md_escape(f.format)} | {f.rows} | {f.answers} | {f.unmatched} |" for f in data.files]
     lines += ["", f"{len(flagged)} of {len(ranked)} items have findings. Worst first:", "",
-              "![Facility against discrimination](figures/facility-discrimination.png)", "",
-              "| # | item | source | n | facility | point-biserial | D (27%) | alpha without | findings |",
-              "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+              "[![Facility against discrimination](figures/facility-discrimination.png)](figures/facility-discrimination.png)", "",
+              *(f"- **{name}**: {sentence}" for name, sentence in COLUMNS), "",
+              "| # | item | source | n | facility | point-biserial | D (27%) | alpha without | findings | options |",
+              "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
     for i, r in enumerate(ranked, start=1):
         codes = ", ".join(sorted({f.code for f in r.found})) or "–"
+        figure = f"[figure](figures/{bars[r.key.id].name})" if r.key.id in bars else "–"
         lines.append(f"| {i} | {r.key.id} | {_where(r.key)} | {r.record.n} | {_f(r.record.facility)} | {_f(r.record.point_biserial, '+.2f')} | "
-                     f"{_f(r.record.discrimination_index, '+.2f')} | {_f(r.record.alpha_if_deleted)} | {codes} |")
+                     f"{_f(r.record.discrimination_index, '+.2f')} | {_f(r.record.alpha_if_deleted)} | {codes} | {figure} |")
+    explained = False
     for r in flagged:
         lines += ["", f"## {r.key.id} ({_where(r.key)})", "", _md_escape(r.key.stem), ""]
         lines += [f"- **{f.code}**: {_md_escape(f.message)}" for f in r.found]
         if r.key.id in bars:
-            lines += ["", f"![Options of {r.key.id}](figures/{bars[r.key.id].name})", "", _option_table(r)]
+            lines += ["", f"[![Options of {r.key.id}](figures/{bars[r.key.id].name})](figures/{bars[r.key.id].name})", ""]
+            lines += [] if explained else [OPTIONS, ""]
+            lines.append(_option_table(r))
+            explained = True
+    total = sum(f.unmatched for f in data.files)
     if unmatched:
-        lines += ["", f"## Unmatched rows ({len(unmatched)})", ""]
+        lines += ["", f"## Unmatched rows ({total})", ""]
         lines += [f"- {_md_escape(u.path.name)}: row {u.row}: {_md_escape(u.reason)}" for u in unmatched[:MAX_UNMATCHED_LISTED]]
-        if len(unmatched) > MAX_UNMATCHED_LISTED:
-            lines.append(f"- and {len(unmatched) - MAX_UNMATCHED_LISTED} more: every one is in report.json")
+        if total > MAX_UNMATCHED_LISTED:
+            lines.append(f"- and {total - MAX_UNMATCHED_LISTED} more: report.json lists the first {intake.MAX_UNMATCHED_KEPT:,} of each file")
     return "\n".join(lines) + "\n"
 
 

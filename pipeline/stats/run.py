@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import gc
 import shutil
 import sys
 import tempfile
@@ -20,11 +19,8 @@ from pipeline.citations.lock import CitationLock
 from pipeline.derive.build import build_view
 from pipeline.load.content import ExamContent
 from pipeline.publish import owned
-from pipeline.stats import report, store
+from pipeline.stats import engine, intake, report, store
 from pipeline.stats.analyse import analyse
-from pipeline.stats.csvfile import read_table
-from pipeline.stats.detect import detect
-from pipeline.stats.formats import moodle_statistics
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Parsed, StatsInputError
 from pipeline.text.terminal import for_terminal
@@ -42,42 +38,20 @@ class StatsResult:
     findings: int
 
 
-def read_all(files: list[Path], index: QuestionIndex) -> list[Parsed]:
-    """Every file parsed; Moodle Statistics downloads first, since they tell a Responses report's slots."""
-    tables = [read_table(path) for path in files]
-    chosen = [(table, detect(table)) for table in tables]
-    chosen.sort(key=lambda pair: pair[1] is not moodle_statistics)
-    context: dict = {}
-    parsed = [fmt.parse(table, index, context) for table, fmt in chosen]
-    order = {path: i for i, path in enumerate(files)}
-    return sorted(parsed, key=lambda p: order[p.path])
+def read_and_analyse(exam_id: str, files: list[Path], index: QuestionIndex, today: dt.date, all_attempts: bool = False,
+                     since: dt.date | None = None):
+    """Every file read into the engine, and the statistics of what they hold (nothing written)."""
+    with engine.connect() as con:
+        taken = intake.read_all(con, files, index, since)
+        return taken.parsed, analyse(exam_id, con, taken, index, today, all_attempts, since)
 
 
-@contextlib.contextmanager
-def _gc_paused():
-    """A million rows are a few million small lists and strings, none in a cycle: the cyclic collector would
-    walk them again and again as they pile up (three times the reading time), for nothing to free."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def read_and_analyse(exam_id: str, files: list[Path], index: QuestionIndex, today: dt.date, all_attempts: bool = False):
-    """Every file parsed, and the statistics of what they hold (nothing written)."""
-    with _gc_paused():
-        parsed = read_all(files, index)
-        return parsed, analyse(exam_id, parsed, index, today, all_attempts)
-
-
-def run_stats(content: ExamContent, files: list[Path], out: Path, today: dt.date, all_attempts: bool = False) -> StatsResult:
+def run_stats(content: ExamContent, files: list[Path], out: Path, today: dt.date, all_attempts: bool = False,
+              since: dt.date | None = None) -> StatsResult:
     check_out(out, content.folder.parent)
     view = build_view(content, CitationLock.load(content.folder))
     index = QuestionIndex.of(view)
-    parsed, data = read_and_analyse(content.exam.id, files, index, today, all_attempts)
+    parsed, data = read_and_analyse(content.exam.id, files, index, today, all_attempts, since)
     if not data.items:
         names = ", ".join(str(p) for p in files)
         raise StatsInputError(files[0], 1, f"no row of {names} maps to a question of exam '{content.exam.id}' (see the unmatched rows above); "

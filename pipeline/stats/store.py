@@ -77,6 +77,8 @@ class ItemStatsFile(_Model):
     alpha: float | None = None
     alpha_learners: Count
     irt_note: str = ""
+    since: dt.date | None = None  # `--since`: only attempts on or after this day (UTC) counted
+    before_since: Count | None = None  # answers left out by it (older, or without a time)
     items: Annotated[dict[str, ItemRecord], Field(max_length=100_000)]
 
 

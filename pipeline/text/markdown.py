@@ -2,9 +2,11 @@
 
 Source text is Markdown, never HTML: raw HTML typed into a source is escaped and shows as text; only
 links to http, https and mailto addresses become links (`pipeline.text.links`: an allow list), any other
-target stays text, and images are disabled, so a source can neither run script in a card, nor make the PDF
-load a file, nor leave a link to the build machine's paths in an output. (`validate` reports such links
-as errors at their line, see `pipeline.check.links`.)
+target stays text, and an image is shown only when the loader checked its file and rewrote its address to
+`media:` (`pipeline.text.images`), so a source can neither run script in a card, nor make the PDF load a
+file, nor leave a link to the build machine's paths in an output. (`validate` reports such links and images
+as errors at their line, see `pipeline.check.links` and `pipeline.load.media`.) Each output names its copy
+of an image its own way (`media=`: `relative`, `flat`, `pluginfile`), a part of the cache key like `math=`.
 
 Tables are GitHub's pipe tables (markdown-it's `table` rule): a header row, an alignment row, body rows.
 A table gets the class `data` (so stylesheets tell it from their own layout tables), each header cell
@@ -24,13 +26,14 @@ build, so a long-running `serve` keeps only what the current sources say.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import lru_cache, partial
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from pipeline.text import formulas
+from pipeline.text import formulas, images
 from pipeline.text.links import allowed
 from pipeline.text.plaintext import to_plain
 
@@ -74,14 +77,21 @@ def _table_cells(state: StateCore) -> None:
                 token.attrSet("class", f"align-{align[1]}")
 
 
-@lru_cache(maxsize=len(formulas.FLAVOURS))
-def _parser(math: str) -> MarkdownIt:
+@lru_cache(maxsize=len(formulas.FLAVOURS) * len(images.MEDIA))
+def _parser(math: str, media: str) -> MarkdownIt:
     md = dialect()
     md.core.ruler.push("table_cells", _table_cells)
+    md.core.ruler.push("figures", partial(images.figures, tag="div" if media in images.XML else "figure"))
     _math_rules(md, math)
-    md.disable("image")  # an image would be a fetch of an address the source chose
-    md.validateLink = allowed
+    md.add_render_rule("image", images.render_image(media))  # only the loader's media: addresses become images
+    md.validateLink = _allowed_or_media
     return md
+
+
+def _allowed_or_media(url: str) -> bool:
+    """Links to allowed addresses; `media:` survives too, for the images the loader rewrote (a link written
+    to `media:` is an error in `validate`, pipeline.check.links, so none reaches a build)."""
+    return allowed(url) or url.startswith(images.SCHEME)
 
 
 @lru_cache(maxsize=1)
@@ -93,19 +103,19 @@ def link_finder() -> MarkdownIt:
 
 
 @lru_cache(maxsize=CACHED)
-def _rendered(text: str, inline: bool, math: str) -> str:
-    return _parser(math).renderInline(text) if inline else _parser(math).render(text)
+def _rendered(text: str, inline: bool, math: str, media: str) -> str:
+    return _parser(math, media).renderInline(text) if inline else _parser(math, media).render(text)
 
 
-def to_html(text: str, math: str = "mathml") -> str:
-    """Block Markdown (paragraphs, lists, fenced code, tables, formulas) to safe HTML, formulas in the form
-    `math` names (pipeline.text.formulas)."""
-    return _rendered(text, False, math)
+def to_html(text: str, math: str = "mathml", media: str = "relative") -> str:
+    """Block Markdown (paragraphs, lists, fenced code, tables, formulas, figures) to safe HTML, formulas in
+    the form `math` names (pipeline.text.formulas), images named as `media` says (pipeline.text.images)."""
+    return _rendered(text, False, math, media)
 
 
-def to_inline_html(text: str, math: str = "mathml") -> str:
-    """One paragraph of inline Markdown (emphasis, code spans, links, formulas) to safe HTML, without the <p>."""
-    return _rendered(text, True, math)
+def to_inline_html(text: str, math: str = "mathml", media: str = "relative") -> str:
+    """One paragraph of inline Markdown (emphasis, code spans, links, formulas, images) to safe HTML, without the <p>."""
+    return _rendered(text, True, math, media)
 
 
 def renderings() -> int:
@@ -131,10 +141,34 @@ def formulas_in(text: str) -> list[str]:
 
 
 def link_targets(text: str) -> list[str]:
-    """Every link target written in `text` (inline links, reference links, autolinks, images), as written."""
+    """Every link target written in `text` (inline links, reference links, autolinks), as written; images are
+    the loader's to check (pipeline.load.media)."""
     found = []
     for token in link_finder().parse(text):
         for child in token.children or []:
-            if child.type in ("link_open", "image"):
-                found.append(str(child.attrGet("href") or child.attrGet("src") or ""))
+            if child.type == "link_open":
+                found.append(str(child.attrGet("href") or ""))
+    return found
+
+
+@dataclass(frozen=True)
+class ImageToken:
+    src: str  # as markdown-it normalised it (percent-encoded)
+    alt: str  # its plain text
+    title: str
+    alone: bool  # the only thing in its paragraph: a figure
+
+
+def image_tokens(text: str) -> list[ImageToken]:
+    """Every image written in `text`, in order (code spans and blocks hold none)."""
+    found = []
+    tokens = link_finder().parse(text)
+    for i, token in enumerate(tokens):
+        children = token.children or []
+        images = [c for c in children if c.type == "image"]
+        shown = [c for c in children if c.type != "softbreak" and not (c.type == "text" and not c.content.strip())]
+        alone = len(shown) == 1 and bool(images) and i > 0 and tokens[i - 1].type == "paragraph_open"
+        for image in images:
+            alt = "".join(c.content for c in image.children or [] if c.type in ("text", "code_inline"))
+            found.append(ImageToken(str(image.attrGet("src") or ""), alt, str(image.attrGet("title") or ""), alone))
     return found

@@ -248,6 +248,7 @@ class ExamView:
     exam_stale: bool = False
     exam_age_days: int = 0
     exam_facts: tuple[tuple[str, CitationView], ...] = ()  # (questions | minutes | pass, its quote): exam.yaml's cited exam facts
+    media: tuple = ()  # pipeline.load.media.MediaFile: every image the texts show, in path order, each output carries them
 
     # Derived once per view (the view is read-only): renderers ask for these per item.
     @cached_property

@@ -54,8 +54,11 @@ class Snapshot:
     note_types: dict[int, NoteTypeShape]  # by id
 
 
-def write(decks: list[genanki.Deck], path: Path, timestamp: int, note_mods: dict[str, int] | None = None) -> None:
-    """`note_mods` gives notes (by GUID) their own modification times; others get `timestamp`."""
+def write(decks: list[genanki.Deck], path: Path, timestamp: int, note_mods: dict[str, int] | None = None,
+          media: list[tuple[str, bytes]] | None = None) -> None:
+    """`note_mods` gives notes (by GUID) their own modification times; others get `timestamp`. `media` are the
+    (file name, bytes) the fields show: stored as genanki's `media_files` are, entries "0", "1"... and a
+    `media` map of entry to name, sorted by name so the bytes do not depend on the order they were found."""
     # The database is built in memory and serialized: the same bytes a file would hold, without the disk.
     connection = sqlite3.connect(":memory:")
     try:
@@ -67,7 +70,10 @@ def write(decks: list[genanki.Deck], path: Path, timestamp: int, note_mods: dict
         connection.close()
     with zipfile.ZipFile(path, "w") as package:
         package.writestr(_entry(COLLECTION, timestamp), database)
-        package.writestr(_entry("media", timestamp), "{}")  # no media files
+        files = sorted(media or [])
+        package.writestr(_entry("media", timestamp), json.dumps({str(i): name for i, (name, _) in enumerate(files)}))
+        for i, (_, content) in enumerate(files):
+            package.writestr(_entry(str(i), timestamp), content)
 
 
 def _set_note_mods(connection: sqlite3.Connection, note_mods: dict[str, int]) -> None:

@@ -23,12 +23,15 @@ _HOLE_RE = re.compile("\ue000(\\d+)\ue001")
 MATH = "anki"  # formulas as \(...\) and \[...\], which Anki's own MathJax typesets
 
 
+MEDIA = "flat"  # images by their file name alone: a collection's media folder has no sub-folders
+
+
 def inline_html(text: str) -> str:
-    return markdown.to_inline_html(text.strip(), math=MATH)
+    return markdown.to_inline_html(text.strip(), math=MATH, media=MEDIA)
 
 
 def block_html(text: str) -> str:
-    return markdown.to_html(text.strip(), math=MATH).strip()
+    return markdown.to_html(text.strip(), math=MATH, media=MEDIA).strip()
 
 
 def point_html(text: str) -> str:

@@ -14,6 +14,7 @@ import genanki
 
 from pipeline.render.anki import apkg, deck_changes, deck_notes, deck_timestamp, note_state, note_types
 from pipeline.render.anki.deck_notes import DeckNote
+from pipeline.render.anki.media import with_media
 from pipeline.view.model import ExamView
 
 if TYPE_CHECKING:  # pipeline.render imports this module for its registry
@@ -24,7 +25,7 @@ CHANGES_FILE = "deck-changes.json"
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    notes = deck_notes.notes(ctx.view, ctx.warnings, variants=int(ctx.variants))
+    notes, media = with_media(deck_notes.notes(ctx.view, ctx.warnings, variants=int(ctx.variants)), ctx.view.media)
     models = {t: note_types.genanki_model(t) for t in note_types.NOTE_TYPES if any(n.note_type == t for n in notes)}
     previous = apkg.read(ctx.previous_dir / DECK_FILE) if ctx.previous_dir else None
     changes = deck_changes.compare(previous, snapshot(notes, models.values()))
@@ -33,7 +34,7 @@ def render(ctx: RenderContext) -> list[Path]:
     )
     deck_path, changes_path = ctx.out_dir / DECK_FILE, ctx.out_dir / CHANGES_FILE
     times = note_state.advance(note_state.parse(ctx.kept.get(note_state.STATE_FILE)), notes, timestamp)
-    apkg.write(genanki_decks(ctx.view, notes, models), deck_path, timestamp, {guid: t.mod for guid, t in times.items()})
+    apkg.write(genanki_decks(ctx.view, notes, models), deck_path, timestamp, {guid: t.mod for guid, t in times.items()}, media)
     ctx.keep[note_state.STATE_FILE] = note_state.to_text(times)  # the build writes it beside the sources
     changes_path.write_text(deck_changes.to_json(changes, timestamp, previous), encoding="utf-8")
     return [deck_path, changes_path]

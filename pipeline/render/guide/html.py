@@ -18,6 +18,7 @@ from pipeline.render.guide.citations import callouts
 from pipeline.render.guide.context import Guide
 from pipeline.render.guide.fetcher import TEMPLATES
 from pipeline.text import cloze
+from pipeline.text.images import first_figure_ids
 from pipeline.text.markdown import to_html, to_inline_html
 
 GUIDE_TEMPLATES = TEMPLATES / "guide"
@@ -57,4 +58,4 @@ def environment() -> jinja2.Environment:
 
 def render_html(guide: Guide) -> str:
     """The complete HTML document weasyprint prints; its stylesheet is linked relative to templates/guide/."""
-    return environment().get_template("guide.html.j2").render(guide=guide, stylesheet=STYLESHEET.name)
+    return first_figure_ids(environment().get_template("guide.html.j2").render(guide=guide, stylesheet=STYLESHEET.name))

@@ -16,7 +16,7 @@ import weasyprint
 
 from pipeline.render.guide import chunks, paged
 from pipeline.render.guide.context import build_guide
-from pipeline.render.guide.fetcher import TemplateOnlyFetcher
+from pipeline.render.guide.fetcher import TemplateOnlyFetcher, serving
 from pipeline.render.guide.html import GUIDE_TEMPLATES, render_html
 
 if TYPE_CHECKING:  # pipeline.render imports this module to register it
@@ -40,8 +40,9 @@ def render(ctx: RenderContext, chunk_items: int = chunks.CHUNK_ITEMS) -> list[Pa
     """A guide of more than `chunk_items` items is laid out in chunks (guide/paged.py), a smaller one whole."""
     path = ctx.out_dir / FILENAME
     guide = build_guide(ctx)
-    if chunks.size(guide) <= chunk_items:
-        path.write_bytes(html_to_pdf(render_html(guide)))
-    else:
-        path.write_bytes(paged.write_pdf(guide, chunk_items))
+    with serving(ctx.view.media, GUIDE_TEMPLATES):  # the figures, from the view's bytes
+        if chunks.size(guide) <= chunk_items:
+            path.write_bytes(html_to_pdf(render_html(guide)))
+        else:
+            path.write_bytes(paged.write_pdf(guide, chunk_items))
     return [path]

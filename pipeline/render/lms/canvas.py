@@ -27,11 +27,14 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import variant_items
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
+from pipeline.text import images
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 MATH = "mathml"  # formulas as MathML, which QTI 2.1 items may hold (pipeline/text/formulas.py)
-block_html, inline_html, feedback_html = (partial(f, math=MATH) for f in (lms_text.block_html, lms_text.inline_html, lms_text.feedback_html))
+MEDIA = "canvas"  # $IMS-CC-FILEBASE$/media/<path>: Canvas's name for the package's web_resources/ folder
+block_html, inline_html, feedback_html = (partial(f, math=MATH, media=MEDIA) for f in (lms_text.block_html, lms_text.inline_html, lms_text.feedback_html))
+WEB = "web_resources"
 
 if TYPE_CHECKING:
     from pipeline.render import RenderContext
@@ -168,8 +171,21 @@ def meta_xml(view: ExamView, questions: list[QuestionView]) -> str:
             f'https://canvas.instructure.com/xsd/cccv1p0.xsd">\n{body}\n</quiz>\n')
 
 
-def manifest_xml(view: ExamView) -> str:
+def _shown(view: ExamView, quiz: str) -> list:
+    """The images the quiz shows (its HTML is escaped text in the XML; the address itself needs no escape)."""
+    return [f for f in view.media if images.href(f.path, MEDIA) in quiz]
+
+
+def _file_id(file) -> str:
+    return "media_" + "".join(c if c.isalnum() else "_" for c in file.path)
+
+
+def manifest_xml(view: ExamView, shown: list | None = None) -> str:
+    """Each image a `webcontent` resource of its own under web_resources/, which the quiz depends on."""
     qid = quiz_id(view)
+    depends = "".join(f'<dependency identifierref="{_file_id(f)}"/>' for f in shown or [])
+    files = "".join(f'    <resource identifier="{_file_id(f)}" type="webcontent" href="{escape(WEB + "/" + images.href(f.path, "relative"))}">'
+                    f'<file href="{escape(WEB + "/" + images.href(f.path, "relative"))}"/></resource>\n' for f in shown or [])
     return (f'{HEADER}<manifest identifier="manifest_{view.exam.id}" xmlns="http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1" '
             'xmlns:lom="http://ltsc.ieee.org/xsd/imsccv1p1/LOM/resource" xmlns:imsmd="http://www.imsglobal.org/xsd/imsmd_v1p2" '
             'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1 '
@@ -180,16 +196,19 @@ def manifest_xml(view: ExamView) -> str:
             f"<imsmd:lom><imsmd:general><imsmd:title><imsmd:string>{escape(view.exam.title)}</imsmd:string></imsmd:title>"
             "</imsmd:general></imsmd:lom></metadata>\n  <organizations/>\n  <resources>\n"
             f'    <resource identifier="{qid}" type="imsqti_xmlv1p2"><file href="{qid}/{qid}.xml"/>'
-            f'<dependency identifierref="{qid}_meta"/></resource>\n'
+            f'<dependency identifierref="{qid}_meta"/>{depends}</resource>\n'
             f'    <resource identifier="{qid}_meta" type="associatedcontent/imscc_xmlv1p1/learning-application-resource" '
-            f'href="{qid}/assessment_meta.xml"><file href="{qid}/assessment_meta.xml"/></resource>\n  </resources>\n</manifest>\n')
+            f'href="{qid}/assessment_meta.xml"><file href="{qid}/assessment_meta.xml"/></resource>\n{files}  </resources>\n</manifest>\n')
 
 
 def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, bytes]:
     qid = quiz_id(view)
-    return {"imsmanifest.xml": manifest_xml(view).encode("utf-8"), "non_cc_assessments/": b"",
-            f"{qid}/{qid}.xml": assessment_xml(view, questions).encode("utf-8"),
-            f"{qid}/assessment_meta.xml": meta_xml(view, questions).encode("utf-8")}
+    quiz = assessment_xml(view, questions)
+    shown = _shown(view, quiz)
+    files = {"imsmanifest.xml": manifest_xml(view, shown).encode("utf-8"), "non_cc_assessments/": b"",
+             f"{qid}/{qid}.xml": quiz.encode("utf-8"), f"{qid}/assessment_meta.xml": meta_xml(view, questions).encode("utf-8")}
+    files.update({f"{WEB}/{images.href(f.path, 'relative')}": f.media_bytes for f in shown})
+    return files
 
 
 def render(ctx: RenderContext) -> list[Path]:

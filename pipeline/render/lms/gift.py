@@ -87,6 +87,16 @@ def gift_text(questions: list[QuestionView]) -> str:
 
 def render(ctx: RenderContext) -> list[Path]:
     path = ctx.out_dir / NAME
-    questions = writable(ctx.view.questions, WRITERS, "gift", ctx.warnings, why=WHY, max_parts=1)
+    questions = [q for q in writable(ctx.view.questions, WRITERS, "gift", ctx.warnings, why=WHY, max_parts=1) if _no_file(q, ctx.warnings)]
     path.write_bytes(gift_text(questions).encode("utf-8"))
     return [path]
+
+
+def _no_file(q: QuestionView, warnings: list[str]) -> bool:
+    """GIFT is text alone: a question that shows an image would point at a file the import does not have,
+    so it is left out, with a warning naming the formats that carry it (never a broken reference)."""
+    if "@@PLUGINFILE@@/" not in question_gift(q):
+        return True
+    warnings.append(f"gift: question {q.id} ({q.type}) skipped: it shows an image and GIFT cannot carry a file; "
+                    "use moodle.xml, which embeds it")
+    return False

@@ -11,6 +11,8 @@ Moodle 4.4, the qtype_ordering plug-in before), numeric -> numerical.
 
 from __future__ import annotations
 
+import base64
+import contextvars
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
@@ -20,6 +22,7 @@ from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_ht
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+from pipeline.text.images import flat_name, shown_in
 from pipeline.text.linebreaks import one_line
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
@@ -36,8 +39,19 @@ def category_path(q: QuestionView) -> str:
     return "$course$/top/" + "/".join(one_line(name).replace("/", "//") for name in q.category_path)
 
 
+# The exam's images while its questions are written: a text that shows one carries it as a base64 <file>
+# beside its <text>, which Moodle's importer stores in the question's file area for @@PLUGINFILE@@ to find.
+MEDIA: contextvars.ContextVar[tuple] = contextvars.ContextVar("moodle_media", default=())
+
+
+def _files(html_text: str) -> str:
+    """The <file> elements of the images `html_text` shows."""
+    return "".join(f'<file name="{escape(flat_name(f.path))}" path="/" encoding="base64">{base64.b64encode(f.media_bytes).decode()}</file>'
+                   for f in shown_in(html_text, MEDIA.get(), "pluginfile"))
+
+
 def _html(tag: str, html_text: str, extra: str = "") -> str:
-    return f'<{tag} format="html"{extra}><text>{cdata(html_text)}</text></{tag}>'
+    return f'<{tag} format="html"{extra}><text>{cdata(html_text)}</text>{_files(html_text)}</{tag}>'
 
 
 def _plain(tag: str, text: str, attrs: str = "") -> str:
@@ -72,7 +86,8 @@ def _choices(part: Choices) -> tuple[str, list[str]]:
     lines = [f"<single>{'false' if part.multiple else 'true'}</single>", "<shuffleanswers>false</shuffleanswers>",
              "<answernumbering>ABCD</answernumbering>", "<showstandardinstruction>1</showstandardinstruction>"]
     for o in part.options:
-        lines.append(f'<answer fraction="{_choice_fraction(part, o.correct)}" format="html"><text>{cdata(inline_html(o.text_md))}</text>{NO_FEEDBACK}</answer>')
+        text = inline_html(o.text_md)
+        lines.append(f'<answer fraction="{_choice_fraction(part, o.correct)}" format="html"><text>{cdata(text)}</text>{_files(text)}{NO_FEEDBACK}</answer>')
     return "multichoice", lines
 
 
@@ -94,14 +109,14 @@ def _pairs(part: Pairs) -> tuple[str, list[str]]:
     subs = [(inline_html(p.text_md), to_plain(part.answer_of(p).text_md)) for p in part.prompts]
     subs += [("", to_plain(a.text_md)) for a in part.answers if a.id not in used]
     return "matching", ["<shuffleanswers>false</shuffleanswers>"] + [
-        f'<subquestion format="html"><text>{cdata(prompt) if prompt else ""}</text>'
+        f'<subquestion format="html"><text>{cdata(prompt) if prompt else ""}</text>{_files(prompt)}'
         f'<answer><text>{escape(answer)}</text></answer></subquestion>' for prompt, answer in subs]
 
 
 def _sequence(part: Sequence) -> tuple[str, list[str]]:
     """The answers in their correct order: Moodle takes document order as the right one and shuffles itself
     (`ordering`, core in Moodle 4.4; the qtype_ordering plug-in before that)."""
-    answers = [f'<answer fraction="{n}" format="html"><text>{cdata(inline_html(item.text_md))}</text></answer>'
+    answers = [f'<answer fraction="{n}" format="html"><text>{cdata(inline_html(item.text_md))}</text>{_files(inline_html(item.text_md))}</answer>'
                for n, item in enumerate(part.in_order(), start=1)]
     return "ordering", ["<layouttype>VERTICAL</layouttype>", "<selecttype>ALL</selecttype>", "<selectcount>0</selectcount>",
                         "<gradingtype>ALL_OR_NOTHING</gradingtype>", "<showgrading>SHOW</showgrading>",
@@ -147,5 +162,9 @@ def moodle_xml(view: ExamView, questions: list[QuestionView]) -> str:
 def render(ctx: RenderContext) -> list[Path]:
     questions = writable(ctx.view.questions, WRITERS, "moodle", ctx.warnings, max_parts=1)
     path = ctx.out_dir / NAME
-    path.write_bytes(moodle_xml(ctx.view, questions).encode("utf-8"))
+    token = MEDIA.set(ctx.view.media)
+    try:
+        path.write_bytes(moodle_xml(ctx.view, questions).encode("utf-8"))
+    finally:
+        MEDIA.reset(token)
     return [path]

@@ -26,10 +26,12 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
+from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
 MATH = "mathml"  # formulas as MathML, which QTI 2.1 items may hold (pipeline/text/formulas.py)
-block_html, inline_html, feedback_html = (partial(f, math=MATH) for f in (lms_text.block_html, lms_text.inline_html, lms_text.feedback_html))
+MEDIA = "parent"  # items sit in items/, the images in media/ of the package: ../media/<path>
+block_html, inline_html, feedback_html = (partial(f, math=MATH, media=MEDIA) for f in (lms_text.block_html, lms_text.inline_html, lms_text.feedback_html))
 
 if TYPE_CHECKING:
     from pipeline.render import RenderContext
@@ -187,11 +189,14 @@ def _refs(q: QuestionView) -> list[str]:
             '<selection select="1"/>', *refs, "</assessmentSection>"]
 
 
-def manifest_xml(view: ExamView, questions: list[QuestionView]) -> str:
+def manifest_xml(view: ExamView, questions: list[QuestionView], shown: dict[str, list] | None = None) -> str:
+    """`shown`: item id -> the images the item shows, each declared as a file of the item's resource."""
     questions = flattened(questions)  # every item: a varied question's variants
     deps = "".join(f'<dependency identifierref="RES-{identifier(q)}"/>' for q in questions)
+    def media(q: QuestionView) -> str:
+        return "".join(f'<file href="{escape(images.href(f.path, "relative"))}"/>' for f in (shown or {}).get(q.id, []))
     items = "\n".join(f'    <resource identifier="RES-{identifier(q)}" type="imsqti_item_xmlv2p1" href="{item_href(q)}">'
-                      f'<file href="{item_href(q)}"/></resource>' for q in questions)
+                      f'<file href="{item_href(q)}"/>{media(q)}</resource>' for q in questions)
     return (f'{HEADER}<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"\n'
             f'  xsi:schemaLocation="http://www.imsglobal.org/xsd/imscp_v1p1 http://www.imsglobal.org/xsd/imscp_v1p1.xsd" identifier="MANIFEST-{view.exam.id}">\n'
             "  <metadata><schema>QTIv2.1 Package</schema><schemaversion>1.0.0</schemaversion></metadata>\n  <organizations/>\n  <resources>\n"
@@ -200,9 +205,13 @@ def manifest_xml(view: ExamView, questions: list[QuestionView]) -> str:
 
 
 def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, bytes]:
-    files = {item_href(q): item_xml(q).encode("utf-8") for q in flattened(questions)}
+    items = {q.id: item_xml(q) for q in flattened(questions)}
+    files = {item_href(q): items[q.id].encode("utf-8") for q in flattened(questions)}
+    shown = {q.id: images.shown_in(items[q.id], view.media, MEDIA) for q in flattened(questions)}
+    for file in {f.path: f for found in shown.values() for f in found}.values():  # only the images an item shows
+        files[images.href(file.path, "relative")] = file.media_bytes
     files["assessment.xml"] = test_xml(view, questions).encode("utf-8")
-    files["imsmanifest.xml"] = manifest_xml(view, questions).encode("utf-8")
+    files["imsmanifest.xml"] = manifest_xml(view, questions, shown).encode("utf-8")
     return files
 
 

@@ -4,7 +4,11 @@
 Formulas take each format's form (`math=`): `tex`, `$$...$$`, for Moodle XML and GIFT (Moodle's TeX and
 MathJax filters typeset it), `mathml` for QTI 2.1 and Canvas (see pipeline/text/formulas.py).
 
-The HTML is the one safe subset of pipeline/text/markdown.py (raw HTML shows as text, no images, links only
+Images take each format's address (`media=`, pipeline/text/images.py): `@@PLUGINFILE@@/<name>` beside a
+base64 `<file>` in the same text (Moodle XML), `../media/<path>` in the QTI 2.1 package, Canvas's
+`$IMS-CC-FILEBASE$/media/<path>`; GIFT cannot carry a file, so it leaves out a question that shows one.
+
+The HTML is the one safe subset of pipeline/text/markdown.py (raw HTML shows as text, only checked images, links only
 to absolute http(s) and mailto addresses: an LMS shows the page inside its own site, so a relative or
 odd-scheme link, ftp: or a course-relative path, stays text).
 """
@@ -21,14 +25,14 @@ from pipeline.text.plaintext import shorten, to_plain
 from pipeline.view.model import QuestionView
 
 
-def block_html(text: str, math: str = "tex") -> str:
+def block_html(text: str, math: str = "tex", media: str = "pluginfile") -> str:
     """Block Markdown (paragraphs, lists, fenced code, tables) to HTML, without the trailing newline."""
-    return markdown.to_html(text, math=math).rstrip("\n")
+    return markdown.to_html(text, math=math, media=media).rstrip("\n")
 
 
-def inline_html(text: str, math: str = "tex") -> str:
+def inline_html(text: str, math: str = "tex", media: str = "pluginfile") -> str:
     """One paragraph of inline Markdown (an option, a matching prompt) to HTML without the <p>."""
-    return markdown.to_inline_html(text, math=math)
+    return markdown.to_inline_html(text, math=math, media=media)
 
 
 def citations_html(q: QuestionView) -> str:
@@ -43,15 +47,15 @@ def citations_html(q: QuestionView) -> str:
     return "<p>Sources:</p>\n<ul>\n" + "\n".join(items) + "\n</ul>"
 
 
-def feedback_html(q: QuestionView, math: str = "tex") -> str:
+def feedback_html(q: QuestionView, math: str = "tex", media: str = "pluginfile") -> str:
     """The general feedback: the model answer of an essay, the explanation, then the citations.
 
     A fill-in's answer is left out: the LMS shows its accepted answer itself, and the explanation of a
     generated fill-in is the whole sentence with the gap filled."""
     parts = []
     essays = [p for p in q.parts if isinstance(p, Text) and not p.auto and p.model_answer_md]
-    parts += ["<p>Model answer:</p>\n" + block_html(p.model_answer_md or "", math) for p in essays]
-    parts.append(block_html(q.explanation_md, math))
+    parts += ["<p>Model answer:</p>\n" + block_html(p.model_answer_md or "", math, media) for p in essays]
+    parts.append(block_html(q.explanation_md, math, media))
     parts.append(citations_html(q))
     return "\n".join(p for p in parts if p)
 

@@ -18,6 +18,7 @@ from pipeline.render.site import paths
 from pipeline.render.site.data import self_graded
 from pipeline.render.site.links import allowed, keep_allowed_links
 from pipeline.text import cloze
+from pipeline.text.images import first_figure_ids
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import to_plain
 
@@ -74,4 +75,4 @@ def environment() -> jinja2.Environment:
 
 
 def render_page(template: str, **values) -> str:
-    return environment().get_template(template).render(**values)
+    return first_figure_ids(environment().get_template(template).render(**values))

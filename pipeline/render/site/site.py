@@ -20,6 +20,7 @@ from pipeline.render.site.data import in_mock
 from pipeline.render.site.facts import mock_facts
 from pipeline.render.site.html import SITE_TEMPLATES, render_page
 from pipeline.render.support import writable
+from pipeline.text import images
 from pipeline.view.model import ExamView, ObjectiveView
 from schema.export import schema_text
 from schema.progress import PROGRESS_VERSION, Progress
@@ -108,4 +109,7 @@ def render(ctx: RenderContext) -> list[Path]:
     held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", []))  # the warnings were given with the pages
     written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view, held))))
     written.append(_write(assets / "search-index.js", data.as_script("SEARCH_INDEX", data.search_entries(view))))
+    # the images, under media/ at their paths in the exam folder (pages are all at the site's top, so the
+    # texts' `media/<path>` finds them from file:// as from a server; img-src 'self' allows them)
+    written += [_write(root / images.href(file.path, "relative"), file.media_bytes) for file in view.media]
     return written

@@ -12,6 +12,7 @@ the item included (not corrected). There are no option counts in this file.
 
 from __future__ import annotations
 
+from pipeline.stats.columns import Column, canonical, find
 from pipeline.stats.csvfile import Table
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Parsed, PlatformItem, Unmatched
@@ -21,8 +22,11 @@ TITLE = "Canvas's item analysis"
 FIRST = ["Question Id", "Question Title", "Answered Student Count"]
 
 
+COLUMNS = tuple(Column(name.lower(), (name,)) for name in (*FIRST, "Difficulty Index", "Point Biserial of Correct"))
+
+
 def detects(header: list[str]) -> bool:
-    return [h.strip() for h in header[:3]] == FIRST
+    return [canonical(h) for h in header[:3]] == [canonical(h) for h in FIRST]
 
 
 def _number(text: str) -> float | None:
@@ -34,7 +38,10 @@ def _number(text: str) -> float | None:
 
 def parse(table: Table, index: QuestionIndex, context: dict) -> Parsed:
     parsed = Parsed(table.path, NAME, rows=len(table.records) - 1)
-    col = {h.strip(): i for i, h in enumerate(table.header)}
+    found = find(table.header, COLUMNS).at
+    col = {name: found[name.lower()] for name in (*FIRST, "Difficulty Index", "Point Biserial of Correct") if name.lower() in found}
+    col |= {f"Point Biserial of Distractor {h.split()[-1]}": i for i, h in enumerate(table.header)
+            if canonical(h).startswith("point biserial of distractor ") and h.split()[-1].isdigit()}
     for name in ("Difficulty Index", "Point Biserial of Correct"):
         if name not in col:
             raise table.error(table.records[0], f"has no '{name}' column; expected Canvas's item analysis header ({', '.join(FIRST)}, ...)")

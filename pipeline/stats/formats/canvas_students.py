@@ -16,6 +16,7 @@ import datetime as dt
 import re
 
 from pipeline.stats import grading, timeparse
+from pipeline.stats.columns import Column, canonical, find
 from pipeline.stats.csvfile import Record, Table
 from pipeline.stats.match import ItemKey, QuestionIndex
 from pipeline.stats.records import Answer, Parsed, Unmatched
@@ -27,9 +28,13 @@ _QUESTION = re.compile(r"^(\d+): ?(.*)$", re.DOTALL)
 _SPLIT = re.compile(r"(?<!\\),")
 
 
+COLUMNS = (Column("the section", ("section",)), Column("the submission time", ("submitted",)),
+           Column("the count of right answers", ("n correct",)), Column("the count of wrong answers", ("n incorrect",)),
+           Column("the score", ("score",)))
+
+
 def detects(header: list[str]) -> bool:
-    names = [h.strip() for h in header]
-    return names[-3:] == LAST and "section" in names and "submitted" in names
+    return [canonical(h) for h in header[-3:]] == LAST and find(header, COLUMNS).complete
 
 
 def _questions(table: Table, index: QuestionIndex, parsed: Parsed) -> list[tuple[int, str | None, float]]:
@@ -54,7 +59,7 @@ def _questions(table: Table, index: QuestionIndex, parsed: Parsed) -> list[tuple
 
 def parse(table: Table, index: QuestionIndex, context: dict) -> Parsed:
     parsed = Parsed(table.path, NAME, rows=len(table.records) - 1)
-    col = {h.strip(): i for i, h in enumerate(table.header)}
+    col = {canonical(h): i for i, h in enumerate(table.header)}  # "Name" and "name" alike
     questions = _questions(table, index, parsed)
     for record in table.records[1:]:
         if len(record.cells) != len(table.header):

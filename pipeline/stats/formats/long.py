@@ -1,17 +1,28 @@
 """The plain long format, `learner,question_id,response,score,time` (the documentation's 'Item statistics' page defines it; the study
-site's progress export writes it): one row per answer, in the bank's ids."""
+site's progress export writes it; a data warehouse exports it as Parquet or JSON Lines): one row per answer,
+in the bank's ids.
+
+The engine reads these files (`pipeline.stats.intake`); the functions here are the rules it follows, kept in
+Python for the messages: `grade` scores a distinct (question, response) once, `check` walks a CSV record by
+record and raises the first bad row exactly as before the engine, `check_row` does so for one row of a file
+of another kind.
+"""
 
 from __future__ import annotations
 
-from pipeline.stats import grading, timeparse
+from pathlib import Path
+
+from pipeline.stats import csvstream, grading, timeparse
+from pipeline.stats.columns import Column
 from pipeline.stats.csvfile import Table
 from pipeline.stats.match import QuestionIndex
-from pipeline.stats.records import Answer, Parsed, Unmatched
+from pipeline.stats.records import Answer, Parsed, StatsInputError, Unmatched
 
 NAME = "long"
 TITLE = "the plain long format"
 HEADER = ["learner", "question_id", "response", "score", "time"]
 MAX_LEARNER = 200
+COLUMNS = tuple(Column(name, (name,)) for name in HEADER)  # for the near-miss message: this layout is one exact header
 
 
 def detects(header: list[str]) -> bool:
@@ -28,6 +39,36 @@ def parse(table: Table, index: QuestionIndex, context: dict) -> Parsed:
     return parsed
 
 
+class _Rows:
+    """What `_answer` needs of a file read record by record: its path, and errors naming the row and its line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.line = path, None
+
+    def error(self, number: int, message: str) -> StatsInputError:
+        return StatsInputError(self.path, number, message, self.line)
+
+
+def check(path: Path, index: QuestionIndex) -> None:
+    """Raise the first problem of a long-format CSV, as reading it whole did (nothing is kept)."""
+    rows, graded = _Rows(path), {}
+    for record in csvstream.records(path):
+        if record.number == 1:
+            continue
+        rows.line = record.line
+        scratch = Parsed(path, NAME)
+        _answer(rows, record.number, record.cells, index, scratch, graded)
+
+
+def check_row(path: Path, number: int, cells: list[str], index: QuestionIndex) -> None:
+    """Raise the problem of one row (of a Parquet or JSON Lines file, numbered from 1), if it has one."""
+    _answer(_Rows(path), number, cells, index, Parsed(path, NAME), {})
+
+
+def grade(index: QuestionIndex, qid: str, response: str) -> tuple:
+    return _grade(index, qid, response)
+
+
 def _grade(index: QuestionIndex, qid: str, response: str) -> tuple:
     """(key, choices, score) for a response in the bank's ids; (None, reason, None) when it maps to nothing."""
     key = index.keys.get(qid) or index.keys.get(index.resolve(qid) or "")
@@ -42,7 +83,7 @@ def _grade(index: QuestionIndex, qid: str, response: str) -> tuple:
     return key, choices, grading.score(key, given)
 
 
-def _answer(table: Table, number: int, cells: list[str], index: QuestionIndex, parsed: Parsed, graded: dict) -> Answer | None:
+def _answer(table: Table | _Rows, number: int, cells: list[str], index: QuestionIndex, parsed: Parsed, graded: dict) -> Answer | None:
     if len(cells) != len(HEADER):
         raise table.error(number, f"has {len(cells)} fields, expected {len(HEADER)} ({','.join(HEADER)})")
     learner, qid, response, score_text, time_text = cells
@@ -65,7 +106,7 @@ def _answer(table: Table, number: int, cells: list[str], index: QuestionIndex, p
     return Answer(learner, key.id, response, choices, score if score is not None else by_key, when, number, table.path.name)
 
 
-def _score(table: Table, number: int, text: str) -> float | None:
+def _score(table: Table | _Rows, number: int, text: str) -> float | None:
     if not text:
         return None
     try:
@@ -77,7 +118,7 @@ def _score(table: Table, number: int, text: str) -> float | None:
     return value
 
 
-def _time(table: Table, number: int, text: str):
+def _time(table: Table | _Rows, number: int, text: str):
     try:
         return timeparse.iso(text)
     except ValueError as exc:

@@ -8,6 +8,10 @@ The layout follows Moodle 4.2+: `mod/quiz/classes/local/reports/attempts_report.
 A response summary is the chosen option's text (several joined by "; "), "True"/"False", the typed
 text, or a matching question's "prompt -> answer" pairs joined by "; ".
 
+Columns are found by their role (`pipeline.stats.columns`): older Moodle versions and several English
+language packs write "Surname" for "Last name", "Status" for "State", "Started" for "Started on",
+"Email" for "Email address".
+
 A slot's question comes from its "Question N" summary (it starts with the stem), else from a Statistics
 download of the same quiz given in the same run ("Q#" and the "<id>: ..." question name). The report
 gives no marks per question: answers are scored against the sources' key (`pipeline.stats.grading`).
@@ -19,32 +23,42 @@ from __future__ import annotations
 import re
 
 from pipeline.stats import grading, timeparse
+from pipeline.stats.columns import Column, find
 from pipeline.stats.csvfile import Record, Table
 from pipeline.stats.match import ItemKey, QuestionIndex
 from pipeline.stats.records import Answer, Parsed, Unmatched
 
 NAME = "moodle-responses"
 TITLE = "Moodle's quiz Responses report"
-_SLOT = re.compile(r"^(Question|Response|Right answer) (\d+)$")
-_LEARNER_COLUMNS = ("Email address", "ID number", "Username")
-_STARTED = ("Started on", "Started")
-_FINISHED = "Finished"
+_SLOT = re.compile(r"^(Question|Response|Right answer) (\d+)$", re.IGNORECASE)
+COLUMNS = (
+    Column("the learner's last name", ("Last name", "Surname", "Family name")),
+    Column("the learner's first name", ("First name", "Given name"), required=False),
+    Column("the attempt's state", ("State", "Status")),
+    Column("the attempt's start", ("Started on", "Started"), required=False),
+    Column("the responses", ("Response 1",), pattern=r"Response \d+"),
+    Column("email address", ("Email address", "Email"), required=False),
+    Column("ID number", ("ID number", "Identity number"), required=False),
+    Column("username", ("Username", "User name"), required=False),
+)
+_LEARNER_ROLES = ("email address", "ID number", "username")  # a learner's identity, the first one filled in
+_NAME_ROLES = ("the learner's last name", "the learner's first name")
+_STATE, _STARTED = "the attempt's state", "the attempt's start"
+_FINISHED = "finished"
 _BLANK = ("", "-")
 
 
 def detects(header: list[str]) -> bool:
-    names = [h.strip() for h in header]
-    return "State" in names and "Last name" in names and any(_SLOT.match(n) and n.startswith("Response") for n in names)
+    return find(header, COLUMNS).complete
 
 
 def _columns(header: list[str]) -> tuple[dict[str, int], dict[int, dict[str, int]]]:
-    named, slots = {}, {}
+    """Each role's column, and per slot its Question / Response / Right answer columns."""
+    named, slots = find(header, COLUMNS).at, {}
     for i, h in enumerate(header):
         m = _SLOT.match(h.strip())
         if m:
-            slots.setdefault(int(m.group(2)), {})[m.group(1)] = i
-        else:
-            named.setdefault(h.strip(), i)
+            slots.setdefault(int(m.group(2)), {})[m.group(1).capitalize()] = i
     return named, slots
 
 
@@ -73,24 +87,24 @@ def _slot_ids(table: Table, slots: dict, index: QuestionIndex, context: dict, pa
 
 
 def _learner(record: Record, named: dict[str, int]) -> str:
-    for column in _LEARNER_COLUMNS:
-        if column in named and record.cells[named[column]].strip():
-            return record.cells[named[column]].strip()
-    return " ".join(record.cells[named[c]].strip() for c in ("Last name", "First name") if c in named)
+    for role in _LEARNER_ROLES:
+        if role in named and record.cells[named[role]].strip():
+            return record.cells[named[role]].strip()
+    return " ".join(record.cells[named[r]].strip() for r in _NAME_ROLES if r in named)
 
 
 def _row(table, record, named, slots, slot_ids, index, parsed) -> None:
     if len(record.cells) != len(table.header):
         raise table.error(record, f"has {len(record.cells)} fields, expected {len(table.header)} as in the header (a Responses report cut short?)")
     learner = _learner(record, named)
-    state = record.cells[named["State"]].strip()
+    state = record.cells[named[_STATE]].strip()
     if not learner.strip():
         parsed.unmatched.append(Unmatched(table.path, record.number, "no learner (empty name and identity fields)"))
         return
-    if state != _FINISHED:
+    if state.casefold() != _FINISHED:
         parsed.unmatched.append(Unmatched(table.path, record.number, f"attempt not finished (State: {state or 'empty'}): only finished attempts count"))
         return
-    started = next((timeparse.moodle(record.cells[named[c]]) for c in _STARTED if c in named), None)
+    started = timeparse.moodle(record.cells[named[_STARTED]]) if _STARTED in named else None
     for slot, qid in slot_ids.items():
         cols = slots[slot]
         if "Question" in cols:

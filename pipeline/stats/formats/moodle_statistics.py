@@ -20,6 +20,7 @@ its question; the strongest learners' choice is not in this download (it has no 
 from __future__ import annotations
 
 from pipeline.shapes.grading import normalise
+from pipeline.stats.columns import Column, canonical, find
 from pipeline.stats.csvfile import Record, Table
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Parsed, PlatformItem, Unmatched
@@ -30,9 +31,11 @@ STRUCTURE = ("Q#", "Question name", "Attempts")
 NO_ANALYSIS = frozenset({"Essay", "Description", "Random"})
 
 
+COLUMNS = tuple(Column(name, (name,)) for name in STRUCTURE) + (Column("Facility index", ("Facility index",), required=False),)
+
+
 def detects(header: list[str]) -> bool:
-    first = [h.strip() for h in header]
-    return bool(first) and (first[0] == "Quiz name" or all(name in first for name in STRUCTURE))
+    return bool(header) and (canonical(header[0]) == "quiz name" or find(header, COLUMNS).complete)
 
 
 def _percent(text: str) -> float | None:
@@ -73,12 +76,16 @@ def parse(table: Table, index: QuestionIndex, context: dict) -> Parsed:
 
 def _cells(record: Record, col: dict[str, int]):
     """A reader of the record's cells by column name ("" for a column the row lacks)."""
-    return lambda name: record.cells[col[name]].strip() if name in col and col[name] < len(record.cells) else ""
+    def cell(name: str) -> str:
+        at = col.get(canonical(name))
+        return record.cells[at].strip() if at is not None and at < len(record.cells) else ""
+
+    return cell
 
 
 def _structure(table: Table, block, index: QuestionIndex, parsed: Parsed) -> dict[str, tuple]:
     header, rows = block
-    col = {h.strip(): i for i, h in enumerate(header.cells)}
+    col = {canonical(h): i for i, h in enumerate(header.cells)}
     items: dict[str, tuple] = {}
     for record in rows:
         cell = _cells(record, col)
