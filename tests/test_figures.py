@@ -223,3 +223,26 @@ def test_two_builds_give_the_same_bytes_and_an_image_edit_rebuilds_what_shows_it
     assert code == 0 and "8 written, 0 unchanged" in err, err  # every output shows the PNG (GIFT: by leaving it out)
     assert (tmp_path / "out" / "demo" / "site" / "media" / "figures" / "timeline.png").read_bytes() == \
         (sources / "demo" / "figures" / "timeline.png").read_bytes()
+
+
+def test_a_changed_image_updates_the_notes_that_show_it_in_place(built, tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(built.sources, sources)
+    code, err = build(sources, tmp_path / "out")
+    assert code == 0, err
+    col = Collection(str(tmp_path / "learner.anki2"))
+    try:
+        import_package(col, tmp_path / "out" / "demo" / "deck.apkg")
+        notes = sorted(col.find_notes(""))
+        first = col.get_note(col.find_notes('"Ref:1.3-q1"')[0])["Stem"]
+        png(sources / "demo" / "figures" / "timeline.png", seed=3)
+        code, err = build(sources, tmp_path / "out")
+        assert code == 0, err
+        import_package(col, tmp_path / "out" / "demo" / "deck.apkg")
+        assert sorted(col.find_notes("")) == notes  # the same notes, updated in place
+        stem = col.get_note(col.find_notes('"Ref:1.3-q1"')[0])["Stem"]
+        [new] = [img["src"] for img in BeautifulSoup(stem, "html.parser").find_all("img") if "timeline" in img["src"]]
+        assert stem != first and new not in first
+        assert (Path(col.media.dir()) / new).read_bytes() == (sources / "demo" / "figures" / "timeline.png").read_bytes()
+    finally:
+        col.close()
