@@ -31,9 +31,11 @@ from schema.citation_status import Status
 # 2.1: `content_hash` per question (saved progress tells a changed question by it), more drop reasons (the
 #      gate of pipeline/practice/gate.py) and `numeric` on a choices part.
 # 2.2: `mock_only` per question (held out for mock exams); the drop reason `context_shows_answer` (pipeline/check/shown_with.py).
+# 2.3: varied questions (each one's template and variants).
 # 2.4: `media`: the image files the texts show, each copied to `media/<path>` beside bank.json with its
 #      SHA-256 (Markdown fields point at them as `media:<path>`, the `_html` twins as `media/<path>`).
-SCHEMA_VERSION = "2.4"  # bump the major part when a consumer would break; the minor when fields are added
+# 2.5: the distractor lint's drop reasons (pipeline/check/distractor_lint.py), item-reused-options naming the item it repeats in duplicate_of.
+SCHEMA_VERSION = "2.5"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
@@ -44,6 +46,8 @@ DropReason = Literal[
     # the item-writing lint's own codes (pipeline/check/item_lint.py), as authored questions get them
     "item-long-answer", "item-all-none-above", "item-negative-stem", "item-overlapping-options", "item-answer-in-stem", "item-points-elsewhere",
     "context_shows_answer",
+    # the distractor lint (pipeline/check/distractor_lint.py)
+    "item-one-wrong-option", "item-option-contradicts-stem", "item-mixed-option-kinds", "item-numbers-out-of-order", "item-reused-options",
 ]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
 
@@ -273,7 +277,7 @@ class DroppedQuestion(BankModel):
         "would hold is one the schema refuses otherwise (empty); options_differ_in_case: (no longer made: the type's checks report it as grading); "
         "item-*: the item-writing lint's warning of that code; context_shows_answer: the objective's or section's title, shown with the item "
         "(page heading, deck name, card context line), holds a form of its answer."))
-    duplicate_of: str | None = Field(description="Id of the question it repeats (near_duplicate) or whose id it would take (id_taken: the same id); null for the other reasons.")
+    duplicate_of: str | None = Field(description="Id of the question it repeats (near_duplicate), whose id it would take (id_taken: the same id) or whose options it offers again (item-reused-options); null for the other reasons.")
     score: float | None = Field(description="near_duplicate: the rapidfuzz ratio of the two questions' plain stem and answer texts, 0-100; null for id_taken.")
 
 

@@ -73,7 +73,7 @@ def test_question_backs_mark_the_answer_in_place_and_hide_ids(run_cli, make_sour
     page = browser.new_page()
     single = next(c for c in cards if c.note()["Ref"] == "1.1-q1")
     back = _visible(page, single, single.answer())
-    assert "Stuff ✓" in back and "Nothing" in back and back.index("Stuff") < back.index("WHY")  # the answer, then why
+    assert "Stuff ✓" in back and "Light" in back and back.index("Stuff") < back.index("WHY")  # the answer, then why
     for card in cards:
         for side in (card.question(), card.answer()):
             text = _visible(page, card, side)

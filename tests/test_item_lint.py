@@ -12,7 +12,9 @@ from pipeline.check.validate import validate
 from tests.conftest import TODAY
 
 LINT_CODES = {"item-long-answer", "item-all-none-above", "item-negative-stem", "item-overlapping-options", "item-answer-in-stem",
-              "item-tf-all-true", "cloze-gap-long", "cloze-gap-given", "item-points-elsewhere"}
+              "item-tf-all-true", "cloze-gap-long", "cloze-gap-given", "item-points-elsewhere",
+              # the distractor lint: the flaw fixtures and the clean ones raise none of it
+              "item-one-wrong-option", "item-option-contradicts-stem", "item-mixed-option-kinds", "item-numbers-out-of-order", "item-reused-options"}
 
 
 def _lint(sources) -> list[tuple[str, str, str]]:
@@ -70,3 +72,58 @@ def test_a_precision_the_tolerance_does_not_enforce_is_flagged_at_the_tolerance(
     assert [where for where, _ in found] == ["questions[0].tolerance", "questions[2].tolerance"]
     assert "accepts answers that round otherwise (it accepts 3.9 and 4); set tolerance: 0.005" in found[0][1]
     assert "'to the nearest tenth'" in found[1][1] and "set tolerance: 0.05" in found[1][1]
+
+
+DISTRACTOR_CODES = {"item-one-wrong-option", "item-option-contradicts-stem", "item-mixed-option-kinds", "item-numbers-out-of-order", "item-reused-options"}
+
+
+def _distractor_warnings(sources) -> list[tuple[str, str, str]]:
+    report = validate(sources, dt.date.fromisoformat(TODAY)).report
+    return [(d.message.split(":")[0], d.code, d.format()) for d in report.sorted() if d.code in DISTRACTOR_CODES]
+
+
+def test_each_planted_distractor_fault_is_one_warning_at_its_option(make_sources):
+    """Fixture `distractor_flaws`: one fault of issue 34 item 8 per question, each at the option (or options
+    list) at fault, with the file's line; the last question has none."""
+    found = _distractor_warnings(make_sources("valid", "distractor_flaws"))
+    assert [(where, code) for where, code, _ in found] == [
+        ("questions[0].options[3]", "item-one-wrong-option"),  # 3 of 4 keyed: FP32 is the item
+        ("questions[1].options[3]", "item-option-contradicts-stem"),  # "It saves no memory at all" for "how much memory does it save"
+        ("questions[2].options[3]", "item-mixed-option-kinds"),  # three numbers and a phrase
+        ("questions[3].options[0]", "item-numbers-out-of-order"),  # MB and KB, shuffled: flagged at the last number shown
+        ("questions[5].options", "item-reused-options"),  # 1.7-reused-b offers 1.7-reused-a's four formats
+        ("questions[6].extra_answers[0]", "item-option-contradicts-stem"),  # "Nothing at all" as what a format trades away
+    ]
+    lines = [line for _, _, line in found]
+    assert "/demo/distractor_flaws.yaml:14:" in lines[0] and lines[0].endswith("[item-one-wrong-option]")
+    assert "3 of 4 options are keyed" in lines[0] and "denies 'memory'" in lines[1] and "3 number, 1 prose" in lines[2]
+    assert "in 2 units" in lines[3] and "the same 4 options as 1.7-reused-a" in lines[4]
+    assert all(": warning: " in line for line in lines)
+
+
+def test_a_clean_item_raises_no_distractor_warning(make_sources):
+    found = _distractor_warnings(make_sources("valid", "distractor_flaws"))
+    assert found and not [where for where, _, _ in found if where.startswith("questions[7]")]  # 1.7-clean
+
+
+def test_a_negative_stem_and_a_how_many_stem_may_deny(make_sources):
+    """Options of a NOT stem deny on purpose, and "None" answers a "how many" stem fairly."""
+    from pipeline.check.distractor_lint import contradicts_stem
+
+    assert contradicts_stem("Which of these does **NOT** save memory?", [(("options", 0), "It saves no memory")]) == []
+    assert contradicts_stem("How many bits does a boolean tensor waste?", [(("options", 0), "None")]) == []
+    assert contradicts_stem("What does each technique trade away?", [(("options", 0), "Nothing at all")]) != []
+
+
+def test_which_term_drills_never_offer_one_objective_the_same_options_twice(make_sources):
+    """The generator varies a drill's distractors within the pools it reads rather than offer an earlier
+    item's set again, and drops the drill when no other set exists (terms_four: four gadgets only)."""
+    from pipeline.practice.distractors import Candidate, pick_distractors
+
+    answer = Candidate("Pruning", "zeroing small weights")
+    pool = [Candidate(t, d) for t, d in (("Quantization", "fewer bits for weights"), ("Mixed precision", "16-bit math"),
+                                          ("Recomputation", "recomputing activations"), ("Distillation", "a small model learns from a large one"))]
+    first = pick_distractors("q1", answer, [pool], 3)
+    again = pick_distractors("q2", answer, [pool], 3, avoid={frozenset(c.text.casefold() for c in (answer, *first))})
+    assert first is not None and again is not None and {c.text for c in first} != {c.text for c in again}
+    assert len(set(c.text for c in first) & set(c.text for c in again)) == 2  # the least close pick swapped, no more

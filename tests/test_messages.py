@@ -71,7 +71,7 @@ def test_an_id_read_as_a_number_shows_the_quoted_fix(run_cli, make_sources):
 
 
 def test_a_number_in_a_list_of_texts_shows_the_quoted_fix(run_cli, make_sources):
-    sources = objective_with(make_sources, "options: [Stuff, Nothing]", "options: [Stuff, 4096]")
+    sources = objective_with(make_sources, "options: [Stuff, Light]", "options: [Stuff, 4096]")
     assert f'{F}:18:22: error: questions[0].options[1]: expected text, got the number 4096; quote it: "4096" [schema]' in errors(run_cli, sources)
 
 
@@ -89,7 +89,7 @@ def test_misspelt_question_type_gets_did_you_mean(run_cli, make_sources):
 def test_misspelt_answer_gets_did_you_mean(run_cli, make_sources):
     sources = objective_with(make_sources, "answer: Stuff", "answer: Stuf")
     assert errors(run_cli, sources) == [f"{F}:19:13: error: questions[0].answer: 'Stuf' is not one of the options; did you mean 'Stuff'? "
-                                        "('Stuff'; 'Nothing') [question-answer]"]
+                                        "('Stuff'; 'Light') [question-answer]"]
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), [

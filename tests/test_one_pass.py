@@ -31,7 +31,7 @@ questions:
   - id: 1.1-q1
     type: single
     stem: What are things made of?
-    options: [Stuff, Nothing]
+    options: [Stuff, Light]
     answer: Stuf
     explantion: The page says so.
   - id: 1.1-q1

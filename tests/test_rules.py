@@ -57,3 +57,27 @@ def test_uncited_key_point_and_malformed_cloze(tmp_path):
     found = _checked(tmp_path, "valid", "uncited_key_point", "malformed_cloze")
     assert ("uncited_key_point.yaml", 6, "warning", "uncited-key-point") in found
     assert ("malformed_cloze.yaml", 7, "error", "cloze") in found
+
+
+def test_number_unbacked_fires_on_a_planted_key_point_only(make_sources):
+    """Issue 34 item 9: each figure of a key point (30%, 4x, a count) must be stated by one of its quotes,
+    an output of the objective's worked examples or its own formula; names (INT8, BF16), versions (NeMo 2.0)
+    and bit widths (16-bit) are not figures. Only the planted key point warns, at its text, naming each figure."""
+    import datetime as dt
+
+    from pipeline.check.validate import validate
+    from tests.conftest import TODAY
+
+    report = validate(make_sources("valid", "numbers_backed"), dt.date.fromisoformat(TODAY)).report
+    found = [d for d in report.sorted() if d.code == "number-unbacked"]
+    assert [d.message.split(":")[0] for d in found] == ["key_points[0].text"]
+    assert found[0].message.startswith("key_points[0].text: '3x', '40%', '12': numbers that no quote of this key point")
+    assert found[0].severity.value == "warning" and "/demo/numbers_backed.yaml:7:11:" in found[0].format()
+
+
+def test_figures_are_compared_by_value():
+    from pipeline.check.numbers import figures, unbacked
+
+    assert figures("about 4x smaller, 30 percent more, 1,048,576 weights, FP16 and 19-bit TF32, NeMo 2.0") == ["4x", "30 percent", "1,048,576"]
+    assert unbacked("about 4x smaller", ["(4.0x smaller)"]) == [] and unbacked("about 4x smaller", ["fp32 to int8"]) == ["4x"]
+    assert unbacked("1,048,576 weights", ["1048576"]) == [] and unbacked("$65{,}504$ at most", []) == []

@@ -22,6 +22,7 @@ CODES: dict[str, str] = {
     "review-future": "a review date after today (error)",
     "review-stale": "a review older than the review policy allows (warning)",
     "uncited-key-point": "a key point without a citation (warning)",
+    "number-unbacked": "a number in a key point (30%, 4x, 64) that none of its quotes, none of its objective's example outputs and none of its formulas states (warning)",
     "cloze": "a malformed cloze mark (error)",
     "citation-drifted": "a quote not on its page at the last audit, with a close passage (error)",
     "citation-missing": "a quote not on its page at the last audit (error)",
@@ -82,6 +83,12 @@ CODES: dict[str, str] = {
     "cloze-gap-given": "a cloze card whose sentences hold a form of the gap's answer (warning)",
     "item-points-elsewhere": "a stem or explanation pointing 'above', 'below', at 'the example' or 'the CPU run' (warning)",
     "numeric-precision": "a numeric stem asking for a precision (two decimal places) its tolerance does not enforce (warning)",
+    # the distractor lint (pipeline/check/distractor_lint.py)
+    "item-one-wrong-option": "a multiple-response item with every option but one keyed, G18/G29 (warning)",
+    "item-option-contradicts-stem": "an option that denies what the stem takes as given ('adds no compute', 'has no effect', 'Nothing at all'), G28f (warning)",
+    "item-mixed-option-kinds": "options of different kinds (numbers beside prose, code beside sentences), G23 (warning)",
+    "item-numbers-out-of-order": "number options shown out of numerical order (among prose, in two units, or written so with shuffle: false), G21 (warning)",
+    "item-reused-options": "two choice items of one objective offering the same set of options, G4 (warning)",
     "item-answer-in-context": "an authored question or cloze mark whose answer the page heading, section title, deck name or card context line shows (warning)",
     # what learners' answers say (sources/<exam>/item-stats.json, written by `stats`; thresholds in pipeline/check/thresholds.py)
     "item-negative-discrimination": "an item the stronger learners get wrong more often (corrected point-biserial < 0): likely mis-keyed (warning)",

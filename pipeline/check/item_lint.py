@@ -17,6 +17,7 @@ raise or silence it (Report.warning(..., code)):
 | cloze-gap-given | (cards) no front shows its answer | the sentences a cloze card shows hold a form of the gap's answer (by word stem) |
 | item-points-elsewhere | (cards) a card stands alone | a stem or explanation pointing "above", "below", at "the example" or "the CPU run" |
 | numeric-precision | (numbers) grade what is asked | a stem asking for a precision ("to two decimal places") that the tolerance does not enforce |
+| item-one-wrong-option, item-option-contradicts-stem, item-mixed-option-kinds, item-numbers-out-of-order, item-reused-options | G4, G18, G21, G23, G28f, G29 | the distractors (pipeline/check/distractor_lint.py) |
 
 Warnings only: a flagged item may be right as it is, and the author decides.
 """
@@ -28,6 +29,7 @@ from decimal import Decimal
 
 from rapidfuzz import fuzz
 
+from pipeline.check import distractor_lint
 from pipeline.diagnostics import Report
 from pipeline.load.content import ObjectiveFile
 from pipeline.load.schema_errors import field_label
@@ -157,7 +159,7 @@ def question_findings(q: Question) -> list[tuple[PathKey, str, str]]:
     found = []
     if q.type in ("single", "multiple") and q.options:
         found += [(path, message, CODES[rule]) for rule in CHOICE_RULES for path, message in rule(q)]
-    return found + points_elsewhere(q) + numeric_precision(q)
+    return found + distractor_lint.choice_findings(q) + distractor_lint.matching_findings(q) + points_elsewhere(q) + numeric_precision(q)
 
 
 def lint_objective(file: ObjectiveFile, report: Report) -> None:
@@ -166,6 +168,8 @@ def lint_objective(file: ObjectiveFile, report: Report) -> None:
     for i, q in questions:
         for path, message, code in question_findings(q):
             _warn(report, file, ("questions", i, *path), message, code)
+    for i, message, code in distractor_lint.reused_options(questions):
+        _warn(report, file, ("questions", i, "options"), message, code)
     tf = [(i, q) for i, q in questions if q.type == "true_false"]
     if len(tf) >= 2 and all(q.answer is True for _, q in tf):
         _warn(report, file, ("questions", tf[-1][0], "answer"), f"all {len(tf)} true/false questions of this objective are true: a candidate who answers 'true' throughout scores full marks; make some false ({GUIDE}, G20)", "item-tf-all-true")

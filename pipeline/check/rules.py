@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pipeline.check import numbers
 from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent, ObjectiveFile, SourceFile
 from pipeline.load.schema_errors import field_label
@@ -71,8 +72,22 @@ def check_objective(file: ObjectiveFile, ctx: CheckContext, report: Report) -> N
             _warn(report, file, ("key_points", i), f"key point '{point.id}' has no citation; add a quote from the page it comes from", "uncited-key-point")
         for problem in cloze.problems(point.text):
             _err(report, file, ("key_points", i, "text"), problem, "cloze")
+    check_numbers_backed(file, report)
     for i, question in file.indexed("questions"):
         check_question(file, ("questions", i), question, report)
+
+
+def check_numbers_backed(file: ObjectiveFile, report: Report) -> None:
+    """`number-unbacked` at a key point's text for each figure that none of its quotes, none of the
+    objective's example outputs and none of its own formulas states (pipeline/check/numbers.py)."""
+    outputs = [e.output for e in file.objective.examples or [] if getattr(e, "output", None)]
+    for i, point in file.indexed("key_points"):
+        figures = numbers.unbacked(point.text, [c.quote for c in point.citations or []] + outputs)
+        if figures:
+            shown = ", ".join(map(repr, figures))
+            _warn(report, file, ("key_points", i, "text"), f"{shown}: {'a number' if len(figures) == 1 else 'numbers'} that no quote of this key point "
+                  "and no output of this objective's worked examples states; quote the page that gives it, show it in an example's output, "
+                  "or compute it in a formula ($...$)", "number-unbacked")
 
 
 def _normalized(text: str) -> str:

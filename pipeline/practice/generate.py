@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process, utils
 
-from pipeline.check import shown_with
+from pipeline.check import distractor_lint, shown_with
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.load.yamlsource import PathKey
 from pipeline.practice import gate
@@ -97,7 +97,7 @@ def generate(content: ExamContent) -> Generation:
     terms = sourced_terms(content, result.notes)
     made: list[TermDraft | ClozeDraft | DroppedQuestion] = []
     if "which-term" in config.rules:
-        made += _which_term_drafts(terms)
+        made += _which_term_drafts(terms, authored(content))
     if "cloze" in config.rules:
         made += cloze_questions(content, terms)
     if "matching" in config.rules:
@@ -130,14 +130,22 @@ def _pools(terms: list[SourcedTerm]) -> tuple[dict[str, list[SourcedTerm]], dict
     return by_objective, by_section
 
 
-def _which_term_drafts(terms: list[SourcedTerm]) -> list[TermDraft | DroppedQuestion]:
-    """One which-term question per term (at most one single-choice item per term, so drills do not swamp the bank)."""
+def _which_term_drafts(terms: list[SourcedTerm], authored_questions: list[SourcedQuestion]) -> list[TermDraft | DroppedQuestion]:
+    """One which-term question per term (at most one single-choice item per term, so drills do not swamp the
+    bank), none offering the option set of an authored item or an earlier drill of its objective."""
     by_objective, by_section = _pools(terms)
+    used: dict[str, set[frozenset[str]]] = {}
+    for s in authored_questions:
+        if (key := distractor_lint.option_set(s.question)) is not None:
+            used.setdefault(s.objective_id, set()).add(key)
     made = []
     for term in terms:
         objective = [t for t in by_objective[term.objective_id] if t is not term]
         section = (t for t in by_section[term.section] if t.objective_id != term.objective_id)
-        made.append(which_term(term, objective, section))
+        draft = which_term(term, objective, section, used.setdefault(term.objective_id, set()))
+        if isinstance(draft, TermDraft) and (key := distractor_lint.option_set(draft.question)) is not None:
+            used[term.objective_id].add(key)
+        made.append(draft)
     return made
 
 
@@ -168,12 +176,19 @@ def _keep(drafts: list[SourcedQuestion], authored_questions: list[SourcedQuestio
     texts: dict[str, dict[str, str]] = {}
     for s in authored_questions:
         texts.setdefault(s.objective_id.split(".")[0], {})[s.question.id] = comparable_text(s.question)
+    option_sets: dict[str, dict[frozenset[str], str]] = {}  # objective -> option set -> the item offering it
+    for s in authored_questions:
+        if (key := distractor_lint.option_set(s.question)) is not None:
+            option_sets.setdefault(s.objective_id, {}).setdefault(key, s.question.id)
     for draft in drafts:
-        dropped = _suppressed(draft, suppress) or _flawed(draft, contexts[draft.objective_id], result) or _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {}))
+        dropped = (_suppressed(draft, suppress) or _flawed(draft, contexts[draft.objective_id], result)
+                   or _repeat_of(draft, taken, texts.get(draft.objective_id.split(".")[0], {})) or _reused(draft, option_sets.setdefault(draft.objective_id, {}), result))
         if dropped:
             result.dropped.append(dropped)
         else:
             taken.add(draft.question.id.casefold())
+            if (key := distractor_lint.option_set(draft.question)) is not None:
+                option_sets[draft.objective_id].setdefault(key, draft.question.id)
             result.questions.append(draft)
 
 
@@ -193,6 +208,18 @@ def _flawed(draft: SourcedQuestion, context: tuple[shown_with.Shown, ...], resul
         return None
     result.details[q.id] = "; ".join(f"{f.reason}: {f.detail}" for f in found)
     return DroppedQuestion(id=q.id, rule=rule, reason=found[0].reason, duplicate_of=None, score=None)
+
+
+def _reused(draft: SourcedQuestion, seen: dict[frozenset[str], str], result: Generation) -> DroppedQuestion | None:
+    """A choice drill offering the options an authored item or an earlier drill of its objective offers
+    (which-term drills of a four-term objective draw the same four terms): answered once by elimination,
+    answered every time. The first keeps them (authored before generated, then source order)."""
+    key = distractor_lint.option_set(draft.question)
+    if key is None or key not in seen:
+        return None
+    assert draft.rule is not None
+    result.details[draft.question.id] = f"item-reused-options: the same {len(key)} options as {seen[key]}"
+    return DroppedQuestion(id=draft.question.id, rule=draft.rule, reason="item-reused-options", duplicate_of=seen[key], score=None)
 
 
 def comparable_text(q: QuestionBase) -> str:

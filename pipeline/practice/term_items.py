@@ -17,7 +17,7 @@ is never found by elimination. No prompt names another answer of its question.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from pydantic import ValidationError
@@ -76,7 +76,10 @@ def _telling(forms: word_forms.AnswerForms, options: list[str]) -> word_forms.An
     return replace(forms, stems=forms.stems - common)
 
 
-def which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterable[SourcedTerm]) -> TermDraft | DroppedQuestion:
+def which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterable[SourcedTerm],
+               avoid: Collection[frozenset[str]] = ()) -> TermDraft | DroppedQuestion:
+    """One "which term is defined as follows?" draft; `avoid`: option sets (case-folded) earlier items of the
+    objective offer, which this one must not offer again (pipeline/practice/distractors.py)."""
     qid = f"gen-which-term-{term.slug}"
     if words_left(term.plain) < MIN_WORDS:
         return dropped(qid, "which-term", "definition_too_short")
@@ -85,7 +88,7 @@ def which_term(term: SourcedTerm, objective: list[SourcedTerm], section: Iterabl
         return (_candidate(t, term, term.plain) for t in pool)
 
     # lazy pools: the section is looked at only when the objective holds too few
-    wrong = pick_distractors(qid, Candidate(term.term.term, term.plain), (candidates(pool) for pool in (objective, section)), CHOICES - 1)
+    wrong = pick_distractors(qid, Candidate(term.term.term, term.plain), (candidates(pool) for pool in (objective, section)), CHOICES - 1, avoid)
     if wrong is None:
         return dropped(qid, "which-term", "too_few_distractors")
     right = term.term.term
