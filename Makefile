@@ -14,7 +14,7 @@ ARGS   ?=
 # The pipeline as a target runs it: EXAM_PREP_RUN_BY=make makes its advice name the targets (`make examples ARGS=...`).
 RUN    := EXAM_PREP_RUN_BY=make $(PY) -m pipeline
 
-.PHONY: build test validate audit examples serve schema golden bench lint clean lock vendor docs docs-ref docs-serve system-deps browser-deps sandbox-deps
+.PHONY: build test test-fast validate audit examples serve schema golden bench lint clean lock vendor docs docs-ref docs-serve system-deps browser-deps sandbox-deps
 
 # The study site ships ts-fsrs, committed in pipeline/vendor/ (`make vendor`): building needs no npm.
 build: $(STAMP)
@@ -22,6 +22,11 @@ build: $(STAMP)
 
 test: $(TEST_STAMP) browser-deps sandbox-deps $(WHEEL_STAMP)
 	$(PY) -m pytest $(ARGS)
+
+# Everything but the browser and slow tests (markers in pyproject.toml, applied in tests/conftest.py): needs
+# neither chromium nor bubblewrap nor the network. `make test` still runs them all.
+test-fast: $(TEST_STAMP)
+	$(PY) -m pytest -m "not browser and not slow" $(ARGS)
 
 validate: $(STAMP)
 	$(RUN) validate $(ARGS)

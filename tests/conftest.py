@@ -117,6 +117,28 @@ def add_exam(sources: Path, exam_id: str, *objectives: str, exam_file: str = "ex
     return folder
 
 
+# Tests a developer can run by part (`make test-fast` is `-m "not browser and not slow"`). `browser` goes on every
+# test that uses a browser fixture; `slow` on the modules below, whose tests render a real PDF (weasyprint) or an
+# Anki collection, run make, pip, the example sandbox or SIGKILLed builds in subprocesses, or draw many
+# hypothesis examples, and on tests marked `@pytest.mark.slow` one by one. A new module of such tests goes here.
+SLOW_MODULES = frozenset({
+    "test_anki_cards_read", "test_bench_parts", "test_drills_read", "test_examples_outputs", "test_examples_requirements",
+    "test_examples_runs", "test_examples_sandbox", "test_exports_property", "test_feedback_link", "test_formulas", "test_guide_answer_key",
+    "test_guide_book", "test_guide_chunks", "test_hostile_build", "test_hostile_sources", "test_install", "test_match_properties",
+    "test_mock_rehearsal", "test_new_types_in_outputs", "test_noop_build", "test_numeric", "test_readme", "test_render_anki",
+    "test_render_pdf", "test_rich_text", "test_run_as", "test_serve_hostile", "test_stats_property", "test_synthetic", "test_variants",
+    "test_variants_outputs",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):  # directly or through page/context fixtures built on it
+            item.add_marker(pytest.mark.browser)
+        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

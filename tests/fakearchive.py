@@ -8,11 +8,12 @@ the CDX API slow; an archive that is down is simply a closed port (see the tests
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from tests.pageserver import PageServer, Reply, Request
+from tests.pageserver import SAFETY, PageServer, Reply, Request
 
 CDX = "/cdx/search/cdx"
 
@@ -24,9 +25,10 @@ class Snap:
 
 
 class FakeArchive(PageServer):
-    def __init__(self, api_delay: float = 0.0) -> None:
+    def __init__(self, api_delay: float = 0.0, hold: threading.Event | None = None) -> None:
         super().__init__()
         self.api_delay = api_delay
+        self.hold = hold  # CDX answers wait until the test sets it (after the client has given up)
         self.snapshots: dict[str, list[Snap]] = {}
         self.listings: dict[str, str] = {}  # hostile: a page's CDX answer as given, whatever it says
         self.in_flight = self.most_in_flight = 0  # CDX requests being answered at once, and the most seen
@@ -48,6 +50,8 @@ class FakeArchive(PageServer):
             self.requests.append(request)
         self._count(+1)
         time.sleep(self.api_delay)  # here rather than in the reply, so that overlapping requests are counted
+        if self.hold is not None:
+            self.hold.wait(SAFETY)
         self._count(-1)
         query = {k: v[0] for k, v in parse_qs(urlsplit(path).query).items()}
         if query["url"] in self.listings:

@@ -28,6 +28,9 @@ class Reply:
     last_modified: str | None = None  # answer 304 to If-Modified-Since with this date
     content_length: bool = True  # False: a body delimited by closing the connection
     wait_for_peer: float = 0.0  # hold the answer up to this long until another request is in flight too
+    peers: int = 0  # hold the answer until this many requests are in flight, or every one of `of` has come (events, not times)
+    of: int = 0  # how many requests the test will make in all (so the last ones are not held for peers that cannot come)
+    hold: threading.Event | None = None  # hold the answer until the test sets it (after the client has given up)
     drip: float = 0.0  # hostile: seconds between single bytes of the body
     endless: bytes = b""  # hostile: after the body, this chunk again and again until the client hangs up
 
@@ -77,6 +80,10 @@ class _Handler(BaseHTTPRequestHandler):
         with pages.answering():
             time.sleep(reply.delay)
             pages.wait_for_peer(reply.wait_for_peer)
+            if reply.peers:
+                pages.wait_for_active(reply.peers, reply.of)
+            if reply.hold is not None:
+                reply.hold.wait(SAFETY)
             self._answer(reply, request)
 
     def _answer(self, reply: Reply, request: Request) -> None:
@@ -119,6 +126,9 @@ def _not_modified(reply: Reply, headers) -> bool:
     return bool(reply.last_modified and headers.get("If-Modified-Since") == reply.last_modified)
 
 
+SAFETY = 60.0  # the longest a held answer waits for its event: a bound on a broken test, never a measured time
+
+
 class PageServer:
     """`with PageServer() as server: server.add("/a", Reply(body=...)); server.url("/a")`."""
 
@@ -148,6 +158,7 @@ class PageServer:
             self.requests.append(request)
             replies = self.routes.get(path) or [Reply(404, "not here")]
             reply = replies.pop(0) if len(replies) > 1 else replies[0]
+            self._changed.notify_all()  # wait_for_hits
         return reply if not self.delay else Reply(**{**reply.__dict__, "delay": reply.delay + self.delay})
 
     @contextlib.contextmanager
@@ -169,6 +180,17 @@ class PageServer:
         client allowed N requests at once is seen making N: overlap comes from the server, not from luck."""
         with self._changed:
             self._changed.wait_for(lambda: self.active > 1, timeout=limit)
+
+    def wait_for_active(self, count: int, total: int) -> None:
+        """Hold this answer until `count` requests are in flight at once, or all `total` have come: a client
+        allowed `count` is seen reaching it by the event itself, not by luck within a time."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.active >= count or len(self.requests) >= total, timeout=SAFETY)
+
+    def wait_for_hits(self, path: str, count: int) -> bool:
+        """Until `path` has been asked for `count` times (False if that never happened within SAFETY)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.hits(path) >= count, timeout=SAFETY)
 
     def hits(self, path: str) -> int:
         return Counter(r.path for r in self.requests)[path]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import math
+import random
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -328,4 +329,29 @@ def write_canvas_students(path: Path, model: Model, view, *, second_attempts: in
                     cells += [_text_of(q, option) if option else "", "1" if correct else "0"]
                 cells += ["Irrelevant", "0", str(right), str(len(answers) - right), str(right)]
                 out.writerow(cells)
+    return path
+
+
+# Counts of the 32 response patterns 00000, 00001, ..., 11111 (item 1 is the leftmost digit).
+LSAT6 = [3, 6, 2, 11, 1, 1, 3, 4, 1, 8, 0, 16, 0, 3, 2, 15, 10, 29, 14, 81, 3, 28, 15, 80, 16, 56, 21, 173, 11, 61, 28, 298]
+LSAT7 = [12, 19, 1, 7, 3, 19, 3, 17, 10, 5, 3, 7, 7, 23, 8, 28, 7, 39, 11, 34, 14, 51, 15, 90, 6, 25, 7, 35, 18, 136, 32, 308]
+LSAT_ITEMS = 5  # the LSAT data's items
+
+
+def lsat_learners(counts: list[int]) -> list[list[int]]:
+    """One row of five 0/1 scores per learner, in pattern order."""
+    rows = [[(pattern >> (LSAT_ITEMS - 1 - j)) & 1 for j in range(LSAT_ITEMS)] for pattern, n in enumerate(counts) for _ in range(n)]
+    assert len(rows) == 1000
+    return rows
+
+
+def write_scores_long(path: Path, learners: list[list[int]], names: list[str], seed: int | None) -> Path:
+    """The long layout: a right answer is the key "a"; a wrong one "b" or "c" (by the learner's place in the
+    data, so the options' counts travel with the learner whatever the name). Rows shuffled when seeded."""
+    rows = [[names[i], qid(j), "a" if right else "bc"[i % 2], "", ""] for i, scores in enumerate(learners)
+            for j, right in enumerate(scores)]
+    if seed is not None:
+        random.Random(seed).shuffle(rows)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([["learner", "question_id", "response", "score", "time"], *rows])
     return path

@@ -43,7 +43,11 @@ def test_ids_are_distinct_and_in_genanki_range():
 
 def test_every_template_uses_only_its_fields():
     """A template naming a field the note type lacks renders nothing there; a typo would pass silently."""
+    checked = 0
     for note_type in NOTE_TYPES:
         model = genanki_model(note_type)
         used = {name for t in model.templates for name in re.findall(r"\{\{[#/^]?(?:cloze:)?(\w+)\}\}", t["qfmt"] + t["afmt"])}
+        assert used, note_type.key  # the pattern found its fields: an empty set would pass the check below
         assert used - {"FrontSide"} <= set(note_type.fields), (note_type.key, used)
+        checked += 1
+    assert checked == len(NOTE_TYPES) > 0

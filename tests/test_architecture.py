@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +18,12 @@ CODE = (ROOT / "pipeline", ROOT / "schema")
 
 # The layers, lowest first. A module belongs to the component with the longest matching name; it may import
 # its own component and any lower one, never a higher one. Within a component imports are free (but acyclic).
+# A component names a module or package and everything below it, except those in EXACT, which name one module:
+# the package root (`pipeline` as a prefix would hold every module, and the check could never fail).
+EXACT = frozenset({"pipeline"})
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline", "schema.fields", "schema.citation_status", "schema.example_status", "pipeline.errors", "pipeline.paths", "pipeline.position",
-     "pipeline.diagnostics", "pipeline.today", "pipeline.text", "schema.variants"),  # the vocabulary: no stage of its own
+     "pipeline.diagnostics", "pipeline.today", "pipeline.text", "pipeline.prog", "schema.variants"),  # the vocabulary: no stage of its own
     ("pipeline.shapes",),  # interaction shapes and grading
     ("pipeline.questions",),  # question types: their models, checks and parts
     ("schema",),  # the content model and the bank's contract
@@ -35,7 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.stats",),  # learners' answers -> item statistics, judged against the view
     ("pipeline.render",),  # one module per output, and their registry
     ("pipeline.findings",),  # what an audit found, where it lands in the outputs
-    ("pipeline.config", "pipeline.build"),
+    ("pipeline.config", "pipeline.tomlhints", "pipeline.build"),  # tomlhints: pipeline.toml's syntax errors, for config
     ("pipeline.cli", "pipeline.serve", "pipeline.__main__"),  # serve: the author's preview, a command with a server
 )
 # What a renderer must not reach for: the view has already settled all of it.
@@ -45,8 +49,8 @@ NOT_UNDER_THE_VIEW = ("yaml", "ruamel", "requests", "urllib3", "lxml", "http.cli
                       "pipeline.today", "pipeline.derive", "pipeline.practice", "pipeline.check", "pipeline.render")
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -69,29 +73,61 @@ def layer_of(module: str) -> int | None:
     best: tuple[int, int] | None = None
     for number, components in enumerate(LAYERS):
         for component in components:
-            matches = module == component or module.startswith(component + ".")
+            matches = module == component or (component not in EXACT and module.startswith(component + "."))
             if matches and (best is None or len(component) > best[1]):
                 best = (number, len(component))
     return best[0] if best else None
 
 
-def _modules() -> dict[str, Path]:
-    return {module_name(p): p for folder in CODE for p in folder.rglob("*.py")}
+def _modules(root: Path = ROOT) -> dict[str, Path]:
+    return {module_name(p, root): p for folder in (root / "pipeline", root / "schema") for p in folder.rglob("*.py") if "__pycache__" not in p.parts}
+
+
+def outside_layers(modules: dict[str, Path]) -> list[str]:
+    return sorted(m for m in modules if layer_of(m) is None)
+
+
+def upward_imports(modules: dict[str, Path]) -> list[str]:
+    upward = []
+    for name, path in sorted(modules.items()):
+        if layer_of(name) is None:
+            continue  # outside_layers says so
+        for imported in sorted(imports_of(path, top_level_only=True)):
+            if imported in modules and layer_of(imported) is not None and layer_of(imported) > layer_of(name):
+                upward.append(f"{name} (layer {layer_of(name)}) imports {imported} (layer {layer_of(imported)})")
+    return upward
 
 
 def test_every_module_belongs_to_a_layer():
-    assert [m for m in _modules() if layer_of(m) is None] == []
+    modules = _modules()
+    assert len(modules) > 100  # the walk saw the code
+    assert outside_layers(modules) == []
 
 
 def test_packages_depend_downwards_only():
     modules = _modules()
-    upward = []
-    for name, path in sorted(modules.items()):
-        for imported in sorted(imports_of(path, top_level_only=True)):
-            if imported in modules and layer_of(imported) > layer_of(name):
-                upward.append(f"{name} (layer {layer_of(name)}) imports {imported} (layer {layer_of(imported)})")
-    assert upward == []
     assert len(modules) > 100  # the walk saw the code
+    assert upward_imports(modules) == []
+
+
+@pytest.fixture
+def code_copy(tmp_path) -> Path:
+    """A copy of pipeline/ and schema/, to plant modules in."""
+    for name in ("pipeline", "schema"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return tmp_path
+
+
+def test_a_planted_upward_import_and_a_module_outside_every_layer_fail_the_checks(code_copy):
+    assert (outside_layers(_modules(code_copy)), upward_imports(_modules(code_copy))) == ([], [])  # the copy passes, as the code does
+    (code_copy / "pipeline" / "view" / "planted.py").write_text('"""Planted."""\nfrom pipeline.render import RENDERERS\n')
+    (code_copy / "pipeline" / "planted_root.py").write_text('"""A module at the package root that no layer names."""\n')
+    (code_copy / "pipeline" / "newstage").mkdir()
+    (code_copy / "pipeline" / "newstage" / "__init__.py").write_text('"""A package that no layer names."""\n')
+    modules = _modules(code_copy)
+    assert outside_layers(modules) == ["pipeline.newstage", "pipeline.planted_root"]
+    view, render = layer_of("pipeline.view"), layer_of("pipeline.render")
+    assert upward_imports(modules) == [f"pipeline.view.planted (layer {view}) imports pipeline.render (layer {render})"]
 
 
 def test_the_layer_check_would_catch_an_upward_import():
@@ -152,3 +188,23 @@ def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         if node not in state and (found := visit(node)):
             return found
     return None
+
+
+def test_imports_of_other_test_modules(tmp_path):
+    """Shared helpers live in tests/kit/ (and the kits beside conftest): a test module never imports another,
+    so each runs alone and a helper has one home. Checked on the real tests, and shown to fail on a planted one."""
+    assert _test_module_imports(ROOT / "tests") == []
+    (tmp_path / "test_a.py").write_text("from tests.test_b import helper\nfrom .test_c import other\nimport tests.kit.pdf\n")
+    assert _test_module_imports(tmp_path) == ["test_a.py imports .test_c", "test_a.py imports tests.test_b"]
+
+
+def _test_module_imports(folder: Path) -> list[str]:
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else (
+                ["." * node.level + (node.module or "")] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.relative_to(folder)} imports {name}" for name in names
+                      if name.rsplit(".", 1)[-1].startswith("test_") or ".test_" in name]
+    return sorted(found)
+

@@ -3,10 +3,12 @@ report keep of it."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import shutil
 import sqlite3
+import threading
 import zipfile
 
 import pytest
@@ -143,7 +145,9 @@ def test_archive_down(run_cli, tmp_path, pages):
 
 
 def test_archive_slow(run_cli, tmp_path, pages):
-    with FakeArchive(api_delay=3) as slow:
+    release = threading.Event()  # the archive answers only once the audit has given up on it
+    with FakeArchive(hold=release) as slow, contextlib.ExitStack() as stack:
+        stack.callback(release.set)
         gone = pages.add("/gone", Reply(404, "gone"))
         slow.snapshot(gone, "20261030120000", WITH_QUOTE)
         sources = make_sources(tmp_path, [gone])

@@ -8,7 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
+import threading
 
 import pytest
 
@@ -211,16 +211,21 @@ def test_unknown_exam_is_a_sentence(run_cli, make_sources):
 def test_lock_survives_a_kill_in_the_middle(run_cli, sources, server):
     audit(run_cli, sources)
     before = (sources / "demo" / LOCK_NAME).read_text()
-    server.add("/page", Reply(body=PAGE, delay=30))  # the next audit hangs on this page
+    release = threading.Event()
+    server.add("/page", Reply(body=PAGE, hold=release))  # the next audit hangs on this page until the test lets go
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "pipeline", "audit", "--sources", "sources", "--today", "2026-12-01",
                                 "--retries", "0", "--interval", "0", "--timeout", "60", "--cache", "cache", "--no-archive", "--allow-host", "127.0.0.1"],
                                cwd=sources.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while server.hits("/page") < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    try:
+        assert server.wait_for_hits("/page", 2)  # the second audit is waiting for the page: killed in the middle
+        process.send_signal(signal.SIGKILL)
+        assert process.wait() == -signal.SIGKILL
+    finally:
+        release.set()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     assert (sources / "demo" / LOCK_NAME).read_text() == before
     assert [p.name for p in (sources / "demo").iterdir() if p.name.startswith(".")] == []
 

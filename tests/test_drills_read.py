@@ -18,7 +18,7 @@ from pipeline.practice.generate import generate
 from pipeline.text import word_forms
 from pipeline.text.plaintext import to_plain
 from tests.conftest import FULL, TODAY
-from tests.test_render_pdf import load_sample, normalized, render_into
+from tests.kit.pdf import load_sample, normalized, render_into
 
 
 def _forms(term: str, glossary: dict[str, str]) -> word_forms.AnswerForms:

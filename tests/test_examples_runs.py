@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
+import os
 import re
 
 import pytest
@@ -227,6 +228,22 @@ def test_one_environment_per_requirement_set_cached_by_its_hash(run_cli, tmp_pat
     forced = examples(run_cli, tmp_path, "--envs", str(open_folder), "--force")
     assert forced.err.count("examples: running ") == 3 and "0 environment(s) built" in forced.err
     assert len([p for p in open_folder.iterdir() if not p.name.startswith(".")]) == 1
+
+
+def test_a_relative_envs_folder_builds_and_runs_like_an_absolute_one(run_cli, tmp_path, open_folder, monkeypatch):
+    """The default --envs is relative (build/examples/envs): the environment it builds must be found again."""
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    make_wheel(wheels)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheels))
+    write_exam(tmp_path, [example_yaml("1.1-uses-pkg", "import demo_pkg\nprint(demo_pkg.VALUE)", "42")], exam_extra="")
+    path = objective_file(tmp_path)
+    path.write_text(path.read_text().replace("    title: Example 1.1-uses-pkg", "    title: Example 1.1-uses-pkg\n    requirements: [demo-pkg==1.0]"))
+    ran = examples(run_cli, tmp_path, "--envs", os.path.relpath(open_folder, tmp_path))
+    assert ran.code == 0, ran.out + ran.err
+    assert "1 environment(s) built" in ran.err
+    assert lock_of(tmp_path)["1.1-uses-pkg"]["status"] == "reproduced"
 
 
 def test_update_splices_the_output_when_a_round_trip_would_reformat_more(run_cli, tmp_path):

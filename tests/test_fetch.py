@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 
 import pytest
 
@@ -90,8 +91,13 @@ def test_500_after_retries_is_unreachable_not_content(server):
 
 
 def test_answer_slower_than_the_timeout_is_unreachable(server):
-    result = check(server.add("/p", Reply(body=TYPOGRAPHY, delay=1.0)), settings=FetchSettings(**{**FAST.__dict__, "retries": 0}))
+    never = threading.Event()  # the answer is held until the client has given up: slower than any timeout
+    try:
+        result = check(server.add("/p", Reply(body=TYPOGRAPHY, hold=never)), settings=FetchSettings(**{**FAST.__dict__, "retries": 0}))
+    finally:
+        never.set()
     assert (result.status, result.detail) == ("unreachable", "the server did not answer within 0.5 s")
+    assert server.hits("/p") == 1
 
 
 def test_redirect_loop_is_unreachable(server):
@@ -175,10 +181,10 @@ def test_each_page_is_fetched_once_however_many_quotes_cite_it(server):
 
 @pytest.mark.parametrize("per_host", [1, 2])
 def test_requests_at_once_to_one_host_never_exceed_per_host(server, per_host):
-    """Counted at the server: each answer is held until a second request is in flight (or 1 s passes),
-    so a client that keeps to its limit is seen reaching it, and one that did not would be seen past it."""
+    """Counted at the server: each answer is held until `per_host` requests are in flight (an event, not a
+    time), so a client that keeps to its limit is seen reaching it, and one that did not would be seen past it."""
     for i in range(4):
-        server.add(f"/p{i}", Reply(body=TYPOGRAPHY, wait_for_peer=1.0))
+        server.add(f"/p{i}", Reply(body=TYPOGRAPHY, peers=per_host, of=4))
     settings = FetchSettings(**{**FAST.__dict__, "per_host": per_host, "interval": 0, "read_timeout": 5})
     results = check_all([(server.url(f"/p{i}"), QUOTE) for i in range(4)], Fetcher(settings), workers=4, per_host=per_host)
     assert [r.status for r in results.values()] == ["found"] * 4

@@ -11,11 +11,9 @@ two options that are images (the answer names one by its alt text), a table and 
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import io
 import json
-import random
 import shutil
 import xml.etree.ElementTree as ET
 import zipfile
@@ -28,10 +26,10 @@ from bs4 import BeautifulSoup
 from PIL import Image
 from pypdf import PdfReader
 
-from pipeline.cli import main
-from tests.conftest import FIXTURES, TODAY, write_found_lock
+from tests.conftest import FIXTURES, write_found_lock
+from tests.kit.anki import import_package
+from tests.kit.figures import build, png
 from tests.sitekit import axe_serious, guarded_context, page_of
-from tests.test_render_anki import import_package
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
@@ -48,14 +46,6 @@ class Built:
     code: int
 
 
-def png(path: Path, size=(160, 60), seed: int = 1) -> bytes:
-    rng = random.Random(seed)
-    image = Image.new("RGB", size)
-    image.putdata([(rng.randrange(256), rng.randrange(256), 120) for _ in range(size[0] * size[1])])
-    image.save(path, "PNG")
-    return path.read_bytes()
-
-
 def exam(base: Path) -> Path:
     folder = base / "sources" / "demo"
     (folder / "figures").mkdir(parents=True)
@@ -66,13 +56,6 @@ def exam(base: Path) -> Path:
     png(folder / "figures" / "timeline.png")
     write_found_lock(folder)
     return base / "sources"
-
-
-def build(sources: Path, out: Path, *extra: str) -> tuple[int, str]:
-    err = io.StringIO()  # what the command printed, both streams (diagnostics go to standard output)
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err):
-        code = main(["build", "--sources", str(sources), "--out", str(out), "--today", TODAY, *extra])
-    return code, err.getvalue()
 
 
 @pytest.fixture(scope="module")
@@ -240,3 +223,26 @@ def test_two_builds_give_the_same_bytes_and_an_image_edit_rebuilds_what_shows_it
     assert code == 0 and "8 written, 0 unchanged" in err, err  # every output shows the PNG (GIFT: by leaving it out)
     assert (tmp_path / "out" / "demo" / "site" / "media" / "figures" / "timeline.png").read_bytes() == \
         (sources / "demo" / "figures" / "timeline.png").read_bytes()
+
+
+def test_a_changed_image_updates_the_notes_that_show_it_in_place(built, tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(built.sources, sources)
+    code, err = build(sources, tmp_path / "out")
+    assert code == 0, err
+    col = Collection(str(tmp_path / "learner.anki2"))
+    try:
+        import_package(col, tmp_path / "out" / "demo" / "deck.apkg")
+        notes = sorted(col.find_notes(""))
+        first = col.get_note(col.find_notes('"Ref:1.3-q1"')[0])["Stem"]
+        png(sources / "demo" / "figures" / "timeline.png", seed=3)
+        code, err = build(sources, tmp_path / "out")
+        assert code == 0, err
+        import_package(col, tmp_path / "out" / "demo" / "deck.apkg")
+        assert sorted(col.find_notes("")) == notes  # the same notes, updated in place
+        stem = col.get_note(col.find_notes('"Ref:1.3-q1"')[0])["Stem"]
+        [new] = [img["src"] for img in BeautifulSoup(stem, "html.parser").find_all("img") if "timeline" in img["src"]]
+        assert stem != first and new not in first
+        assert (Path(col.media.dir()) / new).read_bytes() == (sources / "demo" / "figures" / "timeline.png").read_bytes()
+    finally:
+        col.close()

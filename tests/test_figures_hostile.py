@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, ROOT, TODAY, write_found_lock
-from tests.test_figures import build, png
+from tests.kit.figures import build, png
 
 OBJECTIVE = """id: "1.4"
 title: Hostile images

@@ -18,7 +18,7 @@ from pipeline.render.guide.html import GUIDE_TEMPLATES
 from pipeline.render.guide.pdf import guide_html
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
-from tests.test_render_pdf import context, load_sample, normalized, render_into
+from tests.kit.pdf import context, load_sample, normalized, render_into
 
 LONG_TOKEN = "https://example.com/" + "x" * 110  # longer than a code line: the block is set smaller, the token stays whole
 LONG_CODE = f"""

@@ -16,7 +16,7 @@ import pytest
 from pipeline.render.guide import appendix, book
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.pdf import guide_html
-from tests.test_render_pdf import context, load_sample, outline_entry, pdf_text, render_into
+from tests.kit.pdf import context, load_sample, outline_entry, pdf_text, render_into
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +89,7 @@ def test_each_objective_ends_with_exam_essentials(sample, tmp_path):
 
 def test_glossary_points_at_the_term_where_it_is_explained(sample, tmp_path):
     html = guide_html(context(sample, tmp_path))
+    assert list(sample.terms())  # the sample has a glossary: the loop below checks each of its terms
     for _, term in sample.terms():
         anchor = f"term-{book_slug(term.term)}"
         assert f'<div class="term" id="{anchor}"><dt>{term.term}</dt>' in html

@@ -107,7 +107,9 @@ def test_every_item_reads_back_as_the_view_has_it(built, archive):
 
 
 def test_item_metadata_names_points_and_answer_ids(archive):
-    for item in ET.fromstring(archive["quiz_demo/quiz_demo.xml"]).iter(f"{QTI}item"):
+    items = list(ET.fromstring(archive["quiz_demo/quiz_demo.xml"]).iter(f"{QTI}item"))
+    assert items  # the quiz holds items: each is checked below
+    for item in items:
         meta = _meta(item)
         assert meta["points_possible"] == "1" and meta["question_type"] in KINDS
         labels = list(dict.fromkeys(lab.get("ident") for lab in item.iter(f"{QTI}response_label") if lab.get("ident") != "answer1"))

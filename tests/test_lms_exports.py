@@ -19,8 +19,8 @@ from pipeline.render import RENDERERS, output
 from pipeline.render.lms.text import block_html, gift_escape
 from pipeline.shapes.parts import SHAPE_NAMES
 from tests.conftest import TODAY
+from tests.kit.moodle import importer_problems
 from tests.lmskit import build_fixture, parse_gift
-from tests.test_lms_moodle import importer_problems
 
 FORMATS = {"moodle": "moodle.xml", "gift": "questions.gift", "qti21": "qti21.zip", "canvas": "canvas-qti.zip"}
 

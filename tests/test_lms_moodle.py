@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.render.lms.text import cdata
-from tests.lmskit import blank, build_fixture, expected, is_grade, number, weight_problems
+from tests.kit.moodle import importer_problems, text_at
+from tests.lmskit import blank, build_fixture, expected, number
 
 
 @pytest.fixture(scope="module")
@@ -17,107 +18,28 @@ def built(tmp_path_factory):
     return build_fixture(tmp_path_factory.mktemp("moodle"))
 
 
-def _text(node: ET.Element | None, path: str = "text") -> str:
-    found = node.find(path) if node is not None else None
-    return (found.text or "") if found is not None else ""
-
-
-def _fractions(q: ET.Element) -> list[float]:
-    return [float(a.get("fraction")) for a in q.findall("answer")]
-
-
-def _multichoice_problems(qid: str, q: ET.Element) -> list[str]:
-    answers = [a for a in q.findall("answer") if _text(a).strip()]
-    problems = [f"{qid}: fewer than two answers (notenoughanswers: the import stops)"] if len(answers) < 2 else []
-    problems += [f"{qid}: {f} is not a Moodle grade value" for f in _fractions(q) if not is_grade(f)]
-    if _text(q, ".") and q.findtext("single") in ("false", "0", ""):
-        return problems + weight_problems(qid, _fractions(q))
-    if max(_fractions(q), default=0) != 100:
-        problems.append(f"{qid}: a single-answer question needs one answer at 100 (errfractionsnomax)")
-    return problems
-
-
-def _truefalse_problems(qid: str, q: ET.Element) -> list[str]:
-    texts = sorted(_text(a) for a in q.findall("answer"))
-    ok = texts == ["false", "true"] and sorted(_fractions(q)) == [0, 100]
-    return [] if ok else [f"{qid}: true/false needs answers 'true' and 'false', one at 100"]
-
-
-def _shortanswer_problems(qid: str, q: ET.Element) -> list[str]:
-    problems = [] if 100 in _fractions(q) else [f"{qid}: no answer at 100 (fractionsnomax)"]
-    stars = [t for t in (_text(a) for a in q.findall("answer")) if "*" in t.replace("\\*", "")]
-    return problems + [f"{qid}: {t!r} holds an unescaped * (a wildcard)" for t in stars]
-
-
-def _matching_problems(qid: str, q: ET.Element) -> list[str]:
-    subs = q.findall("subquestion")
-    questions = [s for s in subs if _text(s).strip()]
-    problems = [] if len(questions) >= 2 else [f"{qid}: matching needs at least 2 questions"]
-    return problems + ([] if len(subs) >= 3 else [f"{qid}: matching needs at least 3 answers"])
-
-
-def _ordering_problems(qid: str, q: ET.Element) -> list[str]:
-    problems = [] if len(q.findall("answer")) >= 2 else [f"{qid}: ordering needs at least 2 items"]
-    return problems + ([] if q.findtext("selecttype") == "ALL" else [f"{qid}: selecttype must be ALL (RANDOM shows a subset)"])
-
-
-def _numerical_problems(qid: str, q: ET.Element) -> list[str]:
-    """import_numerical: every answer a number (or *) with a numeric tolerance >= 0, one at 100; the first unit's multiplier 1."""
-    problems = [] if 100 in _fractions(q) else [f"{qid}: no answer at 100"]
-    for a in q.findall("answer"):
-        try:
-            float(_text(a))
-            ok = float(a.findtext("tolerance") or "0") >= 0
-        except ValueError:
-            ok = False
-        problems += [] if ok else [f"{qid}: answer {_text(a)!r} or its tolerance is not a number"]
-    units = q.findall("units/unit")
-    if units and units[0].findtext("multiplier") not in ("1", "1.0"):
-        problems.append(f"{qid}: the first unit's multiplier must be 1")
-    return problems
-
-
-RULES = {"numerical": _numerical_problems, "multichoice": _multichoice_problems, "truefalse": _truefalse_problems, "shortanswer": _shortanswer_problems,
-         "matching": _matching_problems, "ordering": _ordering_problems, "essay": lambda qid, q: []}
-
-
-def importer_problems(root: ET.Element) -> list[str]:
-    """What Moodle's importer would refuse, or take silently and score wrong, in a quiz file."""
-    problems, ids = [], set()
-    for q in root.findall("question"):
-        if q.get("type") == "category":
-            problems += [] if _text(q, "category/text").startswith("$course$/top/") else [f"category {_text(q, 'category/text')!r}"]
-            continue
-        qid = q.findtext("idnumber") or "?"
-        problems += [] if _text(q, "name/text").strip() else [f"{qid}: no name (xmlimportnoname)"]
-        problems += [] if qid not in ids else [f"{qid}: idnumber used twice (the second is dropped)"]
-        ids.add(qid)
-        problems += RULES[q.get("type")](qid, q) if q.get("type") in RULES else [f"{qid}: unknown type {q.get('type')}"]
-    return problems
-
-
 def _answers(q: ET.Element, single: bool) -> list[tuple[str, bool]]:
-    return [(_text(a), float(a.get("fraction")) > 0) for a in q.findall("answer")]
+    return [(text_at(a), float(a.get("fraction")) > 0) for a in q.findall("answer")]
 
 
 def _matching(q: ET.Element) -> dict:
-    subs = [(_text(s), _text(s, "answer/text")) for s in q.findall("subquestion")]
+    subs = [(text_at(s), text_at(s, "answer/text")) for s in q.findall("subquestion")]
     return {"kind": "matching", "pairs": [s for s in subs if s[0]], "extras": [a for p, a in subs if not p]}
 
 
 KINDS = {
     "multichoice": lambda q: {"kind": "single" if q.findtext("single") == "true" else "multiple", "options": _answers(q, True)},
-    "truefalse": lambda q: {"kind": "true_false", "options": [(_text(a).capitalize(), float(a.get("fraction")) == 100) for a in q.findall("answer")]},
-    "shortanswer": lambda q: {"kind": "fill_in", "accepted": [_text(a).replace("\\*", "*") for a in q.findall("answer")]},
+    "truefalse": lambda q: {"kind": "true_false", "options": [(text_at(a).capitalize(), float(a.get("fraction")) == 100) for a in q.findall("answer")]},
+    "shortanswer": lambda q: {"kind": "fill_in", "accepted": [text_at(a).replace("\\*", "*") for a in q.findall("answer")]},
     "essay": lambda q: {"kind": "essay"},
     "matching": _matching,
-    "ordering": lambda q: {"kind": "ordering", "order": [_text(a) for a in q.findall("answer")]},
+    "ordering": lambda q: {"kind": "ordering", "order": [text_at(a) for a in q.findall("answer")]},
     "numerical": lambda q: {"kind": "numeric", "number": _number(q.find("answer"))},
 }
 
 
 def _number(answer: ET.Element) -> tuple[float, float, float]:
-    value, tolerance = float(_text(answer)), float(answer.findtext("tolerance"))
+    value, tolerance = float(text_at(answer)), float(answer.findtext("tolerance"))
     return number(value, value - tolerance, value + tolerance)
 
 
@@ -126,11 +48,11 @@ def read_back(path: Path) -> tuple[list[dict], dict[str, str]]:
     questions, categories, category = [], {}, None
     for q in ET.parse(path).getroot().findall("question"):
         if q.get("type") == "category":
-            category = _text(q, "category/text")
+            category = text_at(q, "category/text")
             continue
         qid = q.findtext("idnumber")
         categories[qid] = category
-        questions.append(blank(id=qid, stem=_text(q, "questiontext/text"), feedback=_text(q, "generalfeedback/text"), **KINDS[q.get("type")](q)))
+        questions.append(blank(id=qid, stem=text_at(q, "questiontext/text"), feedback=text_at(q, "generalfeedback/text"), **KINDS[q.get("type")](q)))
     return questions, categories
 
 
@@ -178,7 +100,7 @@ def test_stars_are_escaped_and_a_quote_holding_the_cdata_end_comes_back(built):
 def test_the_essay_carries_its_model_answer_for_the_grader(built):
     essay = next(q for q in ET.parse(built.out / "moodle.xml").getroot().findall("question") if q.findtext("idnumber") == "2.1-essay")
     assert essay.get("type") == "essay"
-    assert _text(essay, "graderinfo/text") == "<p>It is a <em>dict</em> literal; <code>{}</code> are braces.</p>"
+    assert text_at(essay, "graderinfo/text") == "<p>It is a <em>dict</em> literal; <code>{}</code> are braces.</p>"
 
 
 def test_links_only_http_https_mailto(built):

@@ -62,6 +62,7 @@ def test_the_test_groups_items_by_section_and_objective(built, package):
     for section in package["assessment.xml"].iter(f"{QTI}assessmentSection"):
         for ref in section.findall(f"{QTI}assessmentItemRef"):
             placed[ref.get("href")] = section.get("title")
+    assert built.view.questions and len(placed) == len(built.view.questions)  # every question placed, none twice
     for q in built.view.questions:
         assert placed[f"items/q_{q.id}.xml"] == q.category_path[2]
 

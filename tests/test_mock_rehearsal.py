@@ -22,26 +22,9 @@ from pipeline.render.guide.pdf import guide_html
 from pipeline.render.site.html import render_page
 from pipeline.render.site.site import pages
 from tests.conftest import FIXTURES, TODAY, write_found_lock
+from tests.kit.mock import FACT, HELD, cite_minutes, hold_out
+from tests.kit.pdf import context, load_sample
 from tests.pageserver import PageServer, Reply
-from tests.test_render_pdf import context, load_sample
-
-HELD = ("1.1-q2", "2.1-q.single")
-FACT = "The exam lasts two minutes."
-
-
-def hold_out(folder: Path, ids=HELD) -> None:
-    """Mark `ids` mock_only in the copied sources."""
-    for path in folder.glob("*.yaml"):
-        text = path.read_text(encoding="utf-8")
-        for qid in ids:
-            text = text.replace(f"  - id: {qid}\n", f"  - id: {qid}\n    mock_only: true\n")
-        path.write_text(text, encoding="utf-8")
-
-
-def cite_minutes(folder: Path, url: str) -> None:
-    path = folder / "exam.yaml"
-    path.write_text(path.read_text(encoding="utf-8") + f'exam_facts:\n  minutes:\n    url: {url}\n    title: The exam page\n    quote: "{FACT}"\n',
-                    encoding="utf-8")
 
 
 def _sources(tmp_path: Path, *objectives: str, exam: str = "mock", edit=None) -> Path:

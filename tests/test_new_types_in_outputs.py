@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from schema.export import SCHEMA_DIR
 from tests.conftest import TODAY
-from tests.test_render_anki import import_package
+from tests.kit.anki import import_package
 
 
 def test_matching_and_ordering_in_every_output(run_cli, make_sources, tmp_path):

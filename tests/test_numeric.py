@@ -18,7 +18,7 @@ from pipeline.questions.numeric import written
 from pipeline.shapes import grading
 from schema.export import SCHEMA_DIR
 from tests.conftest import TODAY
-from tests.test_render_anki import import_package
+from tests.kit.anki import import_package
 
 
 def _part(**fields):

@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 from tests.conftest import ROOT
+from tests.kit.project import project_copy
 from tests.servekit import Serving
 from tests.sitekit import missing
-from tests.test_sources import project_copy
 
 WHEELS = ROOT / ".venv" / "wheels"
 SERVING = re.compile(r"serve: \S+ at http://127\.0\.0\.1:\d+/")

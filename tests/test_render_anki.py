@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+from anki.collection import Collection
 
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
@@ -24,7 +24,8 @@ from pipeline.render.anki import note_types
 from pipeline.text import cloze
 from tests.conftest import TODAY
 from tests.golden import assert_golden
-from tests.test_sample import OBJECTIVES, copy_of, set_value
+from tests.kit.anki import import_package
+from tests.kit.sample import OBJECTIVES, copy_of, set_value
 
 EXAM = "nca-genm"
 SDE = 1798156800  # 2026-12-25
@@ -54,11 +55,6 @@ def collection(tmp_path):
     col = Collection(str(tmp_path / "learner" / "collection.anki2"))
     yield col
     col.close()
-
-
-def import_package(col: Collection, package: Path):
-    request = ImportAnkiPackageRequest(package_path=str(package), options=ImportAnkiPackageOptions())
-    return col.import_anki_package(request).log
 
 
 def keep(folder: Path, tmp_path: Path, name: str) -> Path:

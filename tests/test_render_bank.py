@@ -98,7 +98,9 @@ def test_every_part_holds_a_well_formed_answer(sample_bank):
 
 def test_generated_distractors_are_real_other_terms(sample_bank, sample_content):
     pool = {t.term for _, t in sample_content.terms()}
-    for q in (q for q in _questions(sample_bank) if q["generated"] == "which-term"):
+    generated = [q for q in _questions(sample_bank) if q["generated"] == "which-term"]
+    assert generated  # the sample's glossary yields which-term items: each is checked below
+    for q in generated:
         options = q["parts"][0]["options"]
         right = [o["text"] for o in options if o["correct"]]
         wrong = [o["text"] for o in options if not o["correct"]]
@@ -115,12 +117,15 @@ def test_each_objective_gets_cloze_questions_and_term_questions_where_its_glossa
 
 
 def test_source_points_at_the_question_line(sample_bank):
+    kinds = set()
     for q in _questions(sample_bank):
         line = (FULL / "nca-genm" / q["source"]["file"]).read_text(encoding="utf-8").splitlines()[q["source"]["line"] - 1]
         if q["generated"] is False:
             assert line.strip() == f"- id: {q['id']}"
         else:
             assert line.lstrip().startswith(("- id:", "- term:")), q["id"]
+        kinds.add(q["generated"] is False)
+    assert kinds == {True, False}  # authored and generated items were both checked
 
 
 def test_citations_carry_the_lock_status(run_cli, tmp_path, full_copy):

@@ -14,59 +14,17 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock, LockEntry
-from pipeline.derive import build_view
-from pipeline.render import RENDERERS, RenderContext
+from pipeline.render import RENDERERS
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.fetcher import TEMPLATES, RefusedFetch, TemplateOnlyFetcher
 from pipeline.render.guide.pdf import guide_html, html_to_pdf, render
-from tests.conftest import FULL, TODAY
+from tests.conftest import TODAY
 from tests.golden import assert_golden
-from tests.test_sample import OBJECTIVES, copy_of, set_value
+from tests.kit.pdf import context, load_sample, normalized, outline_entry, outline_titles, pdf_text, render_into
+from tests.kit.sample import OBJECTIVES, copy_of, set_value
 
 HOSTILE = '<script>alert(1)</script> <img src="file:///etc/hostname">'
-
-
-def load_sample(sources: Path = FULL):
-    return validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
-
-
-def context(content, out_dir: Path, *, lock: CitationLock | None = None, source_date: dt.datetime | None = None, **options) -> RenderContext:
-    view = build_view(content, lock or CitationLock.load(content.folder), when=source_date)
-    return RenderContext(view, out_dir, **options)
-
-
-def render_into(content, folder: Path, **changes) -> PdfReader:
-    folder.mkdir(parents=True, exist_ok=True)
-    [path] = render(context(content, folder, **changes))
-    assert path == folder / "study-guide.pdf"
-    return PdfReader(path)
-
-
-def normalized(text: str) -> str:
-    """Text as compared: one space for any run of whitespace, none after a hyphen (a line may break there)."""
-    text = re.sub(r"\s+", " ", text.replace("\u00ad", ""))
-    return re.sub(r"-\s", "-", text).strip()
-
-
-def pdf_text(reader: PdfReader, first_page: int = 0) -> str:
-    return normalized(" ".join(page.extract_text() for page in reader.pages[first_page:]))
-
-
-def outline_titles(outline) -> list[str]:
-    titles = []
-    for item in outline:
-        titles.extend(outline_titles(item) if isinstance(item, list) else [item.title])
-    return titles
-
-
-def outline_entry(reader: PdfReader, title: str):
-    def walk(items):
-        for item in items:
-            yield from walk(item) if isinstance(item, list) else [item]
-
-    return next(item for item in walk(reader.outline) if item.title == title)
 
 
 def link_uris(reader: PdfReader) -> set[str]:
@@ -120,6 +78,7 @@ def test_every_objective_title_quote_and_term_is_in_the_pdf_text(guide_pdf, samp
 
 def test_outline_has_every_section_objective_and_appendix(guide_pdf, sample):
     titles = outline_titles(guide_pdf.outline)
+    assert sample.objectives  # each is looked for below
     for objective in sample.objectives:
         assert f"{objective.id} {objective.title}" in titles
     for title in ("Section 6: Performance Optimization", "Contents", "Answer key", "Glossary", "References"):

@@ -8,8 +8,8 @@ import shutil
 import urllib.request
 
 from tests.conftest import FIXTURES, write_found_lock
+from tests.kit.figures import png
 from tests.servekit import URL, Serving, make_project
-from tests.test_figures import png
 
 
 def test_an_image_edit_reloads_the_page_with_the_new_file(tmp_path, browser):

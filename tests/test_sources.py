@@ -10,7 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT, SOURCES
+from tests.conftest import SOURCES
+from tests.kit.project import project_copy
 
 HERE = Path(__file__).resolve().parent
 # the only tests that may read sources/: this one, and the README walkthrough (it runs what a reader runs)
@@ -32,13 +33,6 @@ def test_no_other_test_reads_sources():
     calls = [(p.name, line) for p in HERE.glob("test_*.py") if p.name != Path(__file__).name
              for line in p.read_text(encoding="utf-8").splitlines() if "make_exam(" in line]
     assert calls and [c for c in calls if "sample=" not in c[1]] == []
-
-
-def project_copy(target: Path) -> Path:
-    """The project as a fresh clone has it (no .venv, build/, caches), in `target`."""
-    ignore = shutil.ignore_patterns(".venv", "build", ".git", "__pycache__", ".pytest_cache", ".ruff_cache", "*.pyc")
-    shutil.copytree(ROOT, target, ignore=ignore)
-    return target
 
 
 def add_copy_of_first_exam(sources: Path, new_id: str) -> Path:

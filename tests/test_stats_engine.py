@@ -31,7 +31,7 @@ from pipeline.stats.formats import moodle_statistics
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import StatsInputError
 from tests import statskit as kit
-from tests.test_stats_groups import LSAT6, LSAT7, _learners, _write_long
+from tests.statskit import LSAT6, LSAT7, lsat_learners, write_scores_long
 
 HEADER = ["learner", "question_id", "response", "score", "time"]
 
@@ -113,8 +113,8 @@ def test_the_engine_gives_the_in_memory_figures_on_each_fixture_export(fixture, 
 def test_the_engine_gives_the_in_memory_figures_on_lsat(tmp_path, counts):
     kit.write_exam(tmp_path)
     index = QuestionIndex.of(kit.view_of(tmp_path / "sources"))
-    learners = _learners(counts)
-    path = _write_long(tmp_path / "lsat.csv", learners, [f"{random.Random(i).getrandbits(32):08x}" for i in range(1000)], seed=5)
+    learners = lsat_learners(counts)
+    path = write_scores_long(tmp_path / "lsat.csv", learners, [f"{random.Random(i).getrandbits(32):08x}" for i in range(1000)], seed=5)
     assert _same(_reference([path], index), _engine([path], index)) == 5 * 3 + 5 * 4 * 4  # 5 items of 4 options (d never chosen)
 
 

@@ -9,7 +9,6 @@ Sorting tied learners by name moved D by up to 0.078 there when the learners wer
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import json
 import random
@@ -19,30 +18,7 @@ import pytest
 
 from pipeline.cli import main
 from tests import statskit as kit
-
-# Counts of the 32 response patterns 00000, 00001, ..., 11111 (item 1 is the leftmost digit).
-LSAT6 = [3, 6, 2, 11, 1, 1, 3, 4, 1, 8, 0, 16, 0, 3, 2, 15, 10, 29, 14, 81, 3, 28, 15, 80, 16, 56, 21, 173, 11, 61, 28, 298]
-LSAT7 = [12, 19, 1, 7, 3, 19, 3, 17, 10, 5, 3, 7, 7, 23, 8, 28, 7, 39, 11, 34, 14, 51, 15, 90, 6, 25, 7, 35, 18, 136, 32, 308]
-ITEMS = 5
-
-
-def _learners(counts: list[int]) -> list[list[int]]:
-    """One row of five 0/1 scores per learner, in pattern order."""
-    rows = [[(pattern >> (ITEMS - 1 - j)) & 1 for j in range(ITEMS)] for pattern, n in enumerate(counts) for _ in range(n)]
-    assert len(rows) == 1000
-    return rows
-
-
-def _write_long(path: Path, learners: list[list[int]], names: list[str], seed: int | None) -> Path:
-    """The long layout: a right answer is the key "a"; a wrong one "b" or "c" (by the learner's place in the
-    data, so the options' counts travel with the learner whatever the name). Rows shuffled when seeded."""
-    rows = [[names[i], kit.qid(j), "a" if right else "bc"[i % 2], "", ""] for i, scores in enumerate(learners)
-            for j, right in enumerate(scores)]
-    if seed is not None:
-        random.Random(seed).shuffle(rows)
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows([["learner", "question_id", "response", "score", "time"], *rows])
-    return path
+from tests.statskit import LSAT6, LSAT7, LSAT_ITEMS, lsat_learners, write_scores_long
 
 
 def _stats(root: Path, data: Path) -> dict:
@@ -67,17 +43,17 @@ def _expected_d(learners: list[list[int]], j: int) -> float:
         assert left == 0
         return right / size
 
-    return group(range(ITEMS, -1, -1)) - group(range(ITEMS + 1))
+    return group(range(LSAT_ITEMS, -1, -1)) - group(range(LSAT_ITEMS + 1))
 
 
 @pytest.mark.parametrize("counts", [LSAT6, LSAT7], ids=["LSAT-6", "LSAT-7"])
 def test_renamed_and_shuffled_learners_give_the_same_figures(tmp_path, counts):
     kit.write_exam(tmp_path)
-    learners = _learners(counts)
-    plain = _stats(tmp_path, _write_long(tmp_path / "plain.csv", learners, [f"u{i:04d}" for i in range(1000)], None))
+    learners = lsat_learners(counts)
+    plain = _stats(tmp_path, write_scores_long(tmp_path / "plain.csv", learners, [f"u{i:04d}" for i in range(1000)], None))
     pseudonyms = [f"{random.Random(i).getrandbits(32):08x}" for i in range(1000)]  # a different sort order
-    renamed = _stats(tmp_path, _write_long(tmp_path / "renamed.csv", learners, pseudonyms, seed=7))
-    ids = [kit.qid(j) for j in range(ITEMS)]
+    renamed = _stats(tmp_path, write_scores_long(tmp_path / "renamed.csv", learners, pseudonyms, seed=7))
+    ids = [kit.qid(j) for j in range(LSAT_ITEMS)]
     assert set(plain["items"]) == set(ids) and plain["learners"] == renamed["learners"] == 1000
     for qid in ids:
         a, b = plain["items"][qid], renamed["items"][qid]
@@ -94,7 +70,7 @@ def test_without_a_tie_at_the_cut_the_groups_are_whole_learners(tmp_path):
     learners = [[1, 1, 1, 1, 1],  # 12 learners: 27% is 3 places
                 [1, 1, 1, 1, 0], [1, 1, 1, 1, 0], [1, 1, 1, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0],
                 [1, 0, 0, 0, 0], [1, 0, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [1, 0, 0, 1, 1]]
-    data = _stats(tmp_path, _write_long(tmp_path / "few.csv", learners, [f"u{i:02d}" for i in range(12)], seed=3))
+    data = _stats(tmp_path, write_scores_long(tmp_path / "few.csv", learners, [f"u{i:02d}" for i in range(12)], seed=3))
     # totals 5,4,4 | 3,2,2,1,2,0,0,1,3: upper = the first three whole; lower = totals 0,0,1 and 1 tied (two learners)
     item5 = data["items"][kit.qid(4)]
     assert item5["options"]["a"]["upper"] == 1  # only the learner with 5 of 5 got item 5 right among the top three

@@ -8,9 +8,7 @@ import re
 
 from tests.conftest import TODAY
 from tests.examplekit import Canary
-from tests.variantkit import RATIO, line_of, objective, write_varied
-
-SAFE_RATIO = RATIO.replace("(2, 4, 8)", "(2, 8)")  # 16/4 = 4 would be a number the stem shows
+from tests.variantkit import PLAIN, SAFE_RATIO, line_of, objective, write_varied
 
 
 def varied_code(qid: str, code: str, *, kind: str = "numeric", extra: str = "", count: int = 3) -> str:
@@ -198,16 +196,6 @@ def test_schema_errors_for_variants_point_at_their_lines(tmp_path, run_cli):
     even, b = line_of(tmp_path, "{{ a }} is even."), line_of(tmp_path, 'answer: "{{ b }}"')
     assert any(f":{even}:" in line and "declares no `variants:`" in line for line in bare_errors), result.out
     assert any(f":{b}:" in line and "{{ b }} names no value" in line for line in bare_errors), result.out
-
-
-PLAIN = """
-- id: 1.1-plain
-  type: true_false
-  stem: A weight of 8 bits takes one byte.
-  answer: true
-  explanation: Eight bits make a byte.
-  key_points: [1.1-size]
-"""
 
 
 def test_build_reads_the_lock_and_the_bank_holds_template_and_variants(tmp_path, run_cli):

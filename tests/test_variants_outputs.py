@@ -12,8 +12,8 @@ import zipfile
 import pytest
 
 from tests.conftest import TODAY
+from tests.kit.moodle import importer_problems
 from tests.lmskit import parse_gift
-from tests.test_lms_moodle import importer_problems
 from tests.variantkit import RATIO, write_varied
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"

@@ -13,8 +13,7 @@ from pipeline.cli import main
 from schema.progress import PROGRESS_VERSION
 from tests.conftest import TODAY
 from tests.sitekit import fill_answer, guarded_context, page_of
-from tests.test_variants import PLAIN, SAFE_RATIO
-from tests.variantkit import write_varied
+from tests.variantkit import PLAIN, SAFE_RATIO, write_varied
 
 DAY1 = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
 KEY = f"exam-prep:demo:progress-{PROGRESS_VERSION}"

@@ -65,3 +65,15 @@ RATIO = '''
           low = r.choice([b for b in (2, 4, 8) if b < high])
           return {"n": r.randint(100, 999) * 1000, "high": high, "low": low, "answer": high / low, "tol": 0.01}
 '''
+
+
+SAFE_RATIO = RATIO.replace("(2, 4, 8)", "(2, 8)")  # 16/4 = 4 would be a number the stem shows
+
+PLAIN = """
+- id: 1.1-plain
+  type: true_false
+  stem: A weight of 8 bits takes one byte.
+  answer: true
+  explanation: Eight bits make a byte.
+  key_points: [1.1-size]
+"""

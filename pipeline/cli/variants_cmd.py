@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if refused(checked, "variants"):
         return 1
     sandbox = Sandbox(unsafe=args.unsafe_no_sandbox)
-    environments = Environments(args.envs.resolve(), sandbox.python, _say)
+    environments = Environments(args.envs, sandbox.python, _say)
     bad, written, total = 0, [], 0
     for content in checked.exams:
         lock = VariantsLock.load(content.folder)

@@ -69,7 +69,9 @@ class Environments:
     """The cache of environments under `root` (default build/examples/envs)."""
 
     def __init__(self, root: Path, python: Interpreter, log=None) -> None:
-        self.root, self.python, self.log = root, python, log or (lambda message: None)
+        # Absolute from here on: the sandbox binds the environment by path, from another working folder, and a
+        # relative `--envs` (the default, build/examples/envs) would name nothing there.
+        self.root, self.python, self.log = root.resolve(), python, log or (lambda message: None)
         self._ready: dict[tuple[str, ...], Environment] = {}
         self.built = 0  # environments built by this run (a second run with nothing new builds none)
 

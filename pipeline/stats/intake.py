@@ -54,6 +54,7 @@ class Intake:
     before_since: int = 0  # answers older than --since (or without a time) left out
     pairs: dict = field(default_factory=dict)  # (question id, options chosen) -> an internal number
     listed: set = field(default_factory=set)  # the pairs whose options are in pair_option
+    status: dict = field(default_factory=dict)  # (question id, response) as read -> graded | essay | unmatched
 
 
 def kind(path: Path) -> tuple[str, bool]:
@@ -112,6 +113,8 @@ def read_all(con: duckdb.DuckDBPyConnection, files: list[Path], index: QuestionI
 def _tables(con) -> None:
     con.execute("CREATE OR REPLACE TABLE answers (learner VARCHAR, item INTEGER, score DOUBLE, t_us BIGINT, fname VARCHAR, ord BIGINT, pair INTEGER)")
     con.execute("CREATE OR REPLACE TABLE pair_option (pair INTEGER, option VARCHAR)")
+    con.execute("CREATE OR REPLACE TABLE graded (qid VARCHAR, response VARCHAR, item INTEGER, by_key DOUBLE, reason VARCHAR, type VARCHAR, "
+                "pair INTEGER)")
     con.execute("CREATE OR REPLACE MACRO undone(x) AS CASE WHEN x[1] = '''' AND x[2] IN ('=', '+', '-', '@', chr(9), chr(13), '''') "
                 "THEN x[2:] ELSE x END")
     # A cell as the Python reader leaves it: neutralising undone, then str.strip's whitespace trimmed. trim() with a set
@@ -178,14 +181,14 @@ def _read_long(con, intake: Intake, number: int, path: Path, what: str, packed: 
         raise StatsInputError(path, MAX_ROWS + first_row, f"has more than {MAX_ROWS:,} rows; split it by month or by course")
     _check(con, name, path, what, first_row, index)
     parsed = Parsed(path, long.NAME, rows=int(rows))
-    _grade_pairs(con, intake, name, index, position)
-    reasons = con.execute(f"SELECT c.rowid + {first_row}, g.reason FROM {name} c JOIN graded g ON g.qid = c.question_id AND g.response = c.response "
-                          f"WHERE g.item IS NULL ORDER BY 1 LIMIT {MAX_UNMATCHED_KEPT}").fetchall()
-    parsed.unmatched = [Unmatched(path, int(row), reason) for row, reason in reasons]
-    parsed.unmatched_count = con.execute(f"SELECT count(*) FROM {name} c JOIN graded g ON g.qid = c.question_id AND g.response = c.response "
-                                         "WHERE g.item IS NULL").fetchone()[0]
-    essay = con.execute(f"SELECT c.rowid + {first_row}, c.question_id, g.type FROM {name} c JOIN graded g ON g.qid = c.question_id AND "
-                        "g.response = c.response WHERE g.item IS NOT NULL AND c.score = '' AND g.by_key IS NULL ORDER BY 1 LIMIT 1").fetchall()
+    tally = _grade_pairs(con, intake, name, index, position)
+    join = f"FROM {name} c JOIN graded g ON g.qid = c.question_id AND g.response = c.response"
+    parsed.unmatched_count = tally["unmatched"]
+    if tally["unmatched"]:
+        reasons = con.execute(f"SELECT c.rowid + {first_row}, g.reason {join} WHERE g.item IS NULL ORDER BY 1 LIMIT {MAX_UNMATCHED_KEPT}").fetchall()
+        parsed.unmatched = [Unmatched(path, int(row), reason) for row, reason in reasons]
+    essay = con.execute(f"SELECT c.rowid + {first_row}, c.question_id, g.type {join} WHERE g.item IS NOT NULL AND c.score = '' "
+                        "AND g.by_key IS NULL ORDER BY 1 LIMIT 1").fetchall() if tally["essay"] else []
     if essay:
         row, qid, qtype = essay[0]
         raise StatsInputError(path, int(row), f"score: {qid} is a {qtype.replace('_', ' ')} question with no key to grade by; give a score from 0 to 1")
@@ -195,9 +198,7 @@ def _read_long(con, intake: Intake, number: int, path: Path, what: str, packed: 
                              c.rowid + {first_row}, g.pair FROM {name} c JOIN graded g ON g.qid = c.question_id AND g.response = c.response
                              WHERE g.item IS NOT NULL AND {keep}""", [path.name]).fetchone()[0]
     if since is not None:
-        mapped = con.execute(f"SELECT count(*) FROM {name} c JOIN graded g ON g.qid = c.question_id AND g.response = c.response "
-                             "WHERE g.item IS NOT NULL").fetchone()[0]
-        intake.before_since += int(mapped) - int(counts)
+        intake.before_since += tally["mapped"] - int(counts)
     parsed.answered = int(counts)
     con.execute(f"DROP TABLE {name}")
     return parsed
@@ -227,18 +228,30 @@ def _check(con, name: str, path: Path, what: str, first_row: int, index) -> None
                                         "write scores as decimal numbers and times as 2026-11-29T14:03:07Z")
 
 
-def _grade_pairs(con, intake: Intake, name: str, index: QuestionIndex, position: dict[str, int]) -> None:
-    """Grade each new distinct (question, response) once; add them to `graded` and their options to `pair_option`."""
-    con.execute("CREATE TABLE IF NOT EXISTS graded (qid VARCHAR, response VARCHAR, item INTEGER, by_key DOUBLE, reason VARCHAR, type VARCHAR, pair INTEGER)")
-    new = con.execute(f"SELECT DISTINCT question_id, response FROM {name} EXCEPT SELECT qid, response FROM graded").fetchall()
-    if not new:
-        return
+def _grade_pairs(con, intake: Intake, name: str, index: QuestionIndex, position: dict[str, int]) -> dict[str, int]:
+    """Grade each new distinct (question, response) once; add them to `graded` and their options to `pair_option`.
+    Returns how many of the file's rows are unmatched, an essay's, and mapped (so that the queries over every row
+    that find them run only when there is something to find)."""
+    counts = con.execute(f"SELECT question_id, response, count(*) FROM {name} GROUP BY ALL").fetchall()
+    new = [(qid, response) for qid, response, _ in counts if (qid, response) not in intake.status]
+    tally = {"unmatched": 0, "essay": 0, "graded": 0, "mapped": 0}
+    if new:
+        _grade_new(con, intake, new, index, position)
+    for qid, response, n in counts:
+        kind = intake.status[(qid, response)]
+        tally[kind] += n
+        tally["mapped"] += 0 if kind == "unmatched" else n
+    return tally
+
+
+def _grade_new(con, intake: Intake, new: list[tuple[str, str]], index: QuestionIndex, position: dict[str, int]) -> None:
     with tempfile.TemporaryDirectory(prefix="exam-prep-graded-") as tmp:
         graded, options = Path(tmp) / "graded.csv", Path(tmp) / "options.csv"
         with graded.open("w", newline="", encoding="utf-8") as g, options.open("w", newline="", encoding="utf-8") as o:
             gw, ow = _writer(g), _writer(o)
             for qid, response in new:
                 key, choices, score = long.grade(index, qid, response)
+                intake.status[(qid, response)] = "unmatched" if key is None else "essay" if score is None else "graded"
                 if key is None:
                     gw.writerow([qid, response, "", "", choices, "", ""])  # choices holds the reason here
                     continue
