@@ -61,7 +61,8 @@ def test_the_answer_key_is_whole(pdf, sample, tmp_path):
     items = appendix.practice_exam(context(sample, tmp_path).view)
     assert len(items) >= 30
     for item in items:
-        assert _norm(item.key_line) in key, item.question.id  # the explanation's first sentence, whole
+        assert _norm(item.key_line) in key, item.question.id  # the whole explanation
+        assert item.key_line == " ".join(to_plain(item.question.explanation_md).split()), item.question.id
         assert item.key_line.endswith((".", "?", "!", ")")), item.key_line
         if item.question.type == "short_answer" and not item.question.parts[0].accepted:
             assert _norm(to_plain(item.question.answer_md)) in key, item.question.id  # the model answer, whole

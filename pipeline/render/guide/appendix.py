@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -49,8 +48,9 @@ class ExamItem:
 
     @property
     def key_line(self) -> str:
-        """The explanation's first sentence, whole: a cut mid-sentence explains nothing."""
-        return first_sentence(to_plain(self.question.explanation_md))
+        """The whole explanation: a reader checking an answer needs why the distractors are wrong too,
+        which a first sentence often leaves out (issue 34 item 7: 9 of 41 entries lost it)."""
+        return " ".join(to_plain(self.question.explanation_md).split())
 
     @property
     def answer_text(self) -> str:
@@ -77,14 +77,6 @@ def _sequence_key(part: Sequence) -> str:
 
 # shape -> the answer in a few words (the guide holds every shape, so a question missing here is a bug)
 KEY = {"choices": _choices_key, "text": _text_key, "pairs": _pairs_key, "sequence": _sequence_key, "numeric": lambda part: part.answer_md()}
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"“`])")
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of `text`: up to a full stop followed by a capital ("e.g. float32" goes on)."""
-    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
 
 
 def _review_anchor(question: QuestionView, objective: ObjectiveView, points: set[str]) -> str:
