@@ -131,3 +131,17 @@ def test_a_python_without_the_dependencies_gets_one_line_and_exit_2(tmp_path):
     [line] = done.stderr.splitlines()
     assert re.match(r"error: the Python package '[\w.-]+' is missing \(this Python cannot import '\w+'\): install the pipeline", line)
     assert "Traceback" not in done.stderr
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~\[; ]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-").replace(".", "-")
+
+
+def test_every_runtime_requirement_is_a_dependency_of_the_package():
+    """requirements.in (what `make build` installs) and pyproject's dependencies (what `pip install .` installs)
+    name the same packages: a pin added to one alone passes every test run from .venv and fails a fresh install."""
+    import tomllib
+    listed = {_name(line) for line in (ROOT / "requirements.in").read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")}
+    declared = {_name(r) for r in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]}
+    assert len(listed) > 20
+    assert listed == declared

@@ -148,7 +148,9 @@ def test_the_site_data_tells_each_questions_terms_hash_and_grading(built):
     bank = {q["id"]: q for q in json.loads((built / "bank.json").read_text(encoding="utf-8"))["questions"]}
     assert data["order"] == list(bank) and all(data["questions"][i]["hash"] == bank[i]["content_hash"] for i in bank)
     q = data["questions"]
-    assert q["gen-which-term-gizmo"]["topics"] == ["gizmo"]  # its answer, not its three distractors
+    # one which-term drill is kept (the others would offer an option set already used in their objective)
+    assert [i for i in q if i.startswith("gen-which-term-")] == ["gen-which-term-widget"]
+    assert q["gen-which-term-widget"]["topics"] == ["widget"]  # its answer, not its three distractors
     assert q["gen-matching-widget"]["topics"] == ["gizmo", "sprocket", "widget"]  # its answers, not the term left over
     assert q["1.1-q4"]["self"] and [p["accepted"] for p in q["1.1-q4"]["grade"]["parts"]] == [[]]  # a model answer only
     assert not q["gen-cloze-1.2-hint-c1"]["self"] and q["gen-cloze-1.2-hint-c1"]["grade"]["parts"][0]["accepted"]
