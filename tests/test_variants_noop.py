@@ -59,8 +59,20 @@ def test_nothing_changed_runs_no_sandbox_and_writes_nothing(tmp_path, run_cli):
     assert again.code == 0 and drawn(again.err) == [] and again.out == ""
     assert "2 varied question(s) with code, 0 drawn (0 sandbox run(s))" in closing(again.err) and REPLAYED in closing(again.err)
     assert (lock.read_bytes(), lock.stat().st_mtime_ns) == before
+    # the record is a file on disk: what it holds is printed inert, and a record of another shape is not one
+    records = tmp_path / "build" / "examples" / "envs" / "variants-runs.json"
+    kept = records.read_text()
+    tampered = json.loads(kept)
+    tampered[0]["out"] = ["\x1b]52;c;planted\x07"]
+    records.write_text(json.dumps(tampered))
+    shown = run_cli("variants", "--sources", str(sources), "--today", TODAY, cwd=tmp_path)
+    assert shown.out == "\\x1b]52;c;planted\\x07\n" and "\x1b" not in shown.out
+    tampered[0]["code"] = 7
+    records.write_text(json.dumps(tampered))
+    assert REPLAYED not in run_cli("variants", "--sources", str(sources), "--today", TODAY, cwd=tmp_path).err
+    records.write_text(kept)
     # without the record (a cleared cache), the full path validates and finds every entry unchanged: no sandbox either
-    (tmp_path / "build" / "examples" / "envs" / "variants-runs.json").unlink()
+    records.unlink()
     full = run_cli("variants", "--sources", str(sources), "--today", TODAY, cwd=tmp_path)
     assert full.code == 0 and drawn(full.err) == [] and "0 drawn (0 sandbox run(s))" in closing(full.err) and REPLAYED not in full.err
     assert (lock.read_bytes(), lock.stat().st_mtime_ns) == before

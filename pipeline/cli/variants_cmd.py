@@ -24,6 +24,7 @@ from pathlib import Path
 from pipeline.cli.common import add_exam_option
 from pipeline.errors import UsageError
 from pipeline.examples.sandbox import interpreter
+from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 from pipeline.variants import unchanged
 
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     before = None if args.force else unchanged.key(args.sources, chosen)
     if before and (record := unchanged.recall(records, before)) is not None:
         for line in record["out"]:
-            print(line)
+            print(for_terminal(line))  # as printed then; the cache is a file anyone may have edited
         _say(_summary(record["total"], 0, 0, record["bad"], []) + "; nothing read changed since a run that left these locks "
              "(sources, code, settings): nothing validated or drawn again (--force does both)")
         return record["code"]
@@ -73,7 +74,6 @@ def _full(args: argparse.Namespace, today, chosen: dict, records: Path, before: 
     from pipeline.examples.environments import Environments
     from pipeline.examples.requirements import exam_requirements
     from pipeline.examples.sandbox import Sandbox
-    from pipeline.text.terminal import for_terminal
     from pipeline.variants.lock import VariantsLock
     from pipeline.variants.lockcheck import varied
 

@@ -79,6 +79,7 @@ def _record_ok(record: object) -> bool:
     texts = ("sources", "locks")
     numbers = ("total", "bad", "code")
     return (all(isinstance(record.get(k), str) for k in texts) and all(type(record.get(k)) is int for k in numbers)
+            and record["code"] in (0, 1)
             and isinstance(record.get("out"), list) and all(isinstance(line, str) for line in record["out"]))
 
 
