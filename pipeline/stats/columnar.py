@@ -3,9 +3,11 @@
 Input: the engine's `answers` table, one row per answer (learner, item, score, when, file, order, pair) and
 `pair_option` (which options each graded response chose). Steps, each one SQL statement:
 
-1. `first`: each learner's first answer to each item (earliest time; untimed after timed; then file name and
-   order, as Moodle counts first attempts), or the last with `all_attempts`.
-2. `tot`: each learner's total over the items they answered, and how many.
+1. `tot`: each learner's total over their answers, how many, and (a bitmap of the items) whether any item
+   was answered twice. Only then is there a step 2, which costs more than all the others together.
+2. `f`: each learner's first answer to each item (earliest time; untimed after timed; then file name and
+   order, as Moodle counts first attempts), or the last with `all_attempts`, and `tot` again over them.
+   Without repeats `f` is `answers` itself.
 3. Per item: n, the mean, and the item-rest correlation (DuckDB's `corr`, a numerically stable one-pass
    covariance), with min and max to tell a constant column.
 4. Per item and total score (a *level*): learners and their summed item score; per item, option and level:
@@ -47,15 +49,21 @@ class Computed:
 
 def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: bool = False) -> Computed:
     """The statistics of every item in `answers` (items numbered by their place in `keys`)."""
-    pick = "arg_max" if all_attempts else "arg_min"
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE first AS
-        SELECT learner, item, {pick}({{'x': score, 'p': pair}}, {_RANK}) AS a, count(*) AS tries FROM answers GROUP BY learner, item""")
-    con.execute("CREATE OR REPLACE TEMP TABLE f AS SELECT learner, item, a.x AS x, a.p AS pair FROM first")
-    counted, total_rows = con.execute("SELECT count(*), coalesce(sum(tries), 0) FROM first").fetchone()
+    repeated = _totals(con, "answers", "score", len(keys))
+    total_rows = con.execute("SELECT coalesce(sum(k), 0) FROM tot").fetchone()[0]
+    if repeated:  # some learner answered an item more than once: their first (or last) answer counts
+        pick = "arg_max" if all_attempts else "arg_min"
+        con.execute(f"""CREATE OR REPLACE TEMP TABLE first AS
+            SELECT learner, item, {pick}({{'x': score, 'p': pair}}, {_RANK}) AS a FROM answers GROUP BY learner, item""")
+        con.execute("CREATE OR REPLACE TEMP TABLE f AS SELECT learner, item, a.x AS x, a.p AS pair FROM first")
+        con.execute("DROP TABLE first")
+        _totals(con, "f", "x", 0)
+    else:  # one answer per learner and item (most exports): they are the first attempts, and `tot` is already theirs
+        con.execute("CREATE OR REPLACE TEMP VIEW f AS SELECT learner, item, score AS x, pair FROM answers")
+    counted = con.execute("SELECT coalesce(sum(k), 0) FROM tot").fetchone()[0]
     later = 0 if all_attempts else int(total_rows) - int(counted)
     if all_attempts:
         counted = total_rows
-    con.execute("CREATE OR REPLACE TEMP TABLE tot AS SELECT learner, sum(x) AS total, count(*) AS k FROM f GROUP BY learner")
     con.execute("CREATE OR REPLACE TEMP TABLE j AS SELECT f.item, f.x, t.total, t.total - f.x AS rest, f.pair, t.k, f.learner "
                 "FROM f JOIN tot t USING (learner)")
     present = [int(i) for (i,) in con.execute("SELECT DISTINCT item FROM j ORDER BY item").fetchall()]
@@ -63,6 +71,27 @@ def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: b
     items = _items(con, order, present)
     test, without = _alpha(con, order, present)
     return Computed(items, test, without, int(counted), later, present)
+
+
+_WORD = 120  # items per bitmap word: HUGEINT holds 127 bits
+
+
+def _totals(con, table: str, x: str, m: int) -> bool:
+    """`tot`: each learner's total and how many answers they gave, in one pass over `table`; with `m` > 0, also
+    whether any learner answered an item twice (exactly: the answers against the distinct items, counted with a
+    bitmap of the items per learner, a few words whatever the rows), found so without a pass per (learner,
+    item), which costs as much as the rest of the statistics. Past 8 words the bitmap costs more than that
+    pass, which then tells it."""
+    words = -(-m // _WORD)
+    distinct = " + ".join(f"bit_count(bit_or(CASE WHEN item // {_WORD} = {w} THEN (1::HUGEINT) << (item % {_WORD}) ELSE 0 END))"
+                          for w in range(words)) if 0 < words <= 8 else "0"
+    con.execute(f"CREATE OR REPLACE TEMP TABLE tot AS SELECT learner, sum({x}) AS total, count(*) AS k, {distinct} AS d FROM {table} "
+                "GROUP BY learner")
+    if m == 0:
+        return False
+    if words > 8:
+        return bool(con.execute(f"SELECT count(*) > 0 FROM (SELECT 1 FROM {table} GROUP BY learner, item HAVING count(*) > 1)").fetchone()[0])
+    return bool(con.execute("SELECT coalesce(sum(k) <> sum(d), false) FROM tot").fetchone()[0])
 
 
 def _items(con, order: list[ItemKey], present: list[int]) -> dict[str, ItemStats]:

@@ -1,4 +1,4 @@
-"""The embedded analytical engine `stats` computes on: DuckDB, on a database file in a temporary folder.
+"""The embedded analytical engine `stats` computes on: DuckDB, an in-memory database spilling to a temporary folder.
 
 Why DuckDB (PyPI `duckdb`): it reads CSV (gzip-compressed too), Parquet and JSON Lines itself, streaming
 and in parallel, in compiled code, so a 10-million-row file is never a list of Python rows; its
@@ -7,7 +7,9 @@ and it needs nothing else at run time (Polars would do the reading as well, but 
 aggregates across a join in its streaming engine, and pyarrow no SQL to compute the sums in).
 
 The connection is made for one run and hostile input in mind: a fixed memory limit and thread count, a
-temporary folder for what spills (its size bounded too), no extension ever installed or loaded from
+temporary folder for what spills (its size bounded too; an in-memory database's tables spill there as well
+past the limit, so a table is never written to disk while it fits: a database file wrote and compressed
+every table, which cost more than reading the CSV: 8.2 s against 3.3 s for 10 M rows' cells), no extension ever installed or loaded from
 the network, and times in UTC. Only this module opens a connection.
 """
 
@@ -28,9 +30,9 @@ THREADS = 2
 
 @contextlib.contextmanager
 def connect() -> Iterator[duckdb.DuckDBPyConnection]:
-    """A fresh engine on a database file in a temporary folder, removed with everything in it afterwards."""
+    """A fresh in-memory engine, its spill folder removed with everything in it afterwards."""
     folder = Path(tempfile.mkdtemp(prefix="exam-prep-stats-"))
-    con = duckdb.connect(str(folder / "stats.duckdb"), config={
+    con = duckdb.connect(":memory:", config={
         "autoinstall_known_extensions": False, "autoload_known_extensions": False,  # never the network
         "memory_limit": MEMORY_LIMIT, "threads": THREADS, "temp_directory": str(folder / "spill"),
         "max_temp_directory_size": SPILL_LIMIT, "preserve_insertion_order": True,  # a table's rowid is the file's record order

@@ -120,8 +120,9 @@ def _tables(con) -> None:
     # A cell as the Python reader leaves it: neutralising undone, then str.strip's whitespace trimmed. trim() with a set
     # of characters costs twenty times a plain read, so only a cell that starts with ' or with anything but printable
     # ASCII, or ends with anything but printable ASCII, takes it (every whitespace character is one of those).
+    # (x[-1], the last character, costs two thirds of right(x, 1).)
     con.execute("CREATE OR REPLACE MACRO cell(x, ws) AS CASE WHEN x = '' OR (ord(x) BETWEEN 33 AND 126 AND ord(x) <> 39 "
-                "AND ord(right(x, 1)) BETWEEN 33 AND 126) THEN x ELSE trim(undone(x), ws) END")
+                "AND ord(x[-1]) BETWEEN 33 AND 126) THEN x ELSE trim(undone(x), ws) END")
 
 
 def _header(path: Path) -> tuple[bool, bool]:
@@ -154,7 +155,9 @@ def _load(con, name: str, what: str, path: Path, packed: bool) -> None:
         if missing:
             raise StatsInputError(path, 0, f"has no column {missing[0]!r}; expected the long layout's columns {', '.join(columns)}")
     cells = ", ".join(f"cell(coalesce(CAST({c} AS VARCHAR), ''), ?) AS {c}" for c in columns)
-    raw = " OR ".join(f"coalesce(length(CAST({c} AS VARCHAR)) > {MAX_FIELD} OR contains(CAST({c} AS VARCHAR), chr(0)), false)" for c in columns)
+    # length() counts characters, strlen() bytes (never fewer, and cheaper): only a cell of over MAX_FIELD bytes is counted
+    raw = " OR ".join(f"coalesce(strlen(CAST({c} AS VARCHAR)) > {MAX_FIELD} AND length(CAST({c} AS VARCHAR)) > {MAX_FIELD} "
+                      f"OR contains(CAST({c} AS VARCHAR), chr(0)), false)" for c in columns)
     con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {cells}, {raw} AS raw_bad FROM {source} LIMIT {MAX_ROWS + 1}",
                 [WHITESPACE] * len(columns) + params)
 
