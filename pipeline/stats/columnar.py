@@ -34,7 +34,7 @@ import numpy as np
 from pipeline.stats.ctt import GROUP, ItemStats, OptionStats, TestStats, group_size
 from pipeline.stats.match import ItemKey
 
-_RANK = "(t_us IS NULL, coalesce(t_us, 0), fname, ord)"
+_RANK = "(t_us IS NULL, coalesce(t_us, 0), fno, ord)"  # fno: the file's place among the files' names, ordered as the names are
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,12 @@ def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: b
     later = 0 if all_attempts else int(total_rows) - int(counted)
     if all_attempts:
         counted = total_rows
-    con.execute("CREATE OR REPLACE TEMP TABLE j AS SELECT f.item, f.x, t.total, t.total - f.x AS rest, f.pair, t.k, f.learner "
+    # one row per counted answer with its learner's total, learners by number (`tot.lid`): every sum below is over it, so
+    # the answers are dropped (the memory they took is the engine's again, and j is not spilled to make room for them)
+    con.execute("CREATE OR REPLACE TEMP TABLE j AS SELECT f.item, f.x, t.total, t.total - f.x AS rest, f.pair, t.k, t.lid "
                 "FROM f JOIN tot t USING (learner)")
+    con.execute(f"DROP {'TABLE' if repeated else 'VIEW'} f")
+    con.execute("DROP TABLE answers")
     present = [int(i) for (i,) in con.execute("SELECT DISTINCT item FROM j ORDER BY item").fetchall()]
     order = [keys[i] for i in present]
     items = _items(con, order, present)
@@ -85,8 +89,8 @@ def _totals(con, table: str, x: str, m: int) -> bool:
     words = -(-m // _WORD)
     distinct = " + ".join(f"bit_count(bit_or(CASE WHEN item // {_WORD} = {w} THEN (1::HUGEINT) << (item % {_WORD}) ELSE 0 END))"
                           for w in range(words)) if 0 < words <= 8 else "0"
-    con.execute(f"CREATE OR REPLACE TEMP TABLE tot AS SELECT learner, sum({x}) AS total, count(*) AS k, {distinct} AS d FROM {table} "
-                "GROUP BY learner")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE tot AS SELECT *, CAST(row_number() OVER () AS INTEGER) AS lid FROM ("
+                f"SELECT learner, sum({x}) AS total, CAST(count(*) AS INTEGER) AS k, {distinct} AS d FROM {table} GROUP BY learner)")
     if m == 0:
         return False
     if words > 8:
@@ -168,13 +172,13 @@ def _alpha(con, order: list[ItemKey], present: list[int]) -> tuple[TestStats, di
     st, st2 = (con.execute(f"SELECT coalesce(sum(total), 0), coalesce(sum(total * total), 0) FROM tot WHERE k = {m}").fetchone())
     whole = _alpha_from(m, n_c, s1, s2, st, st2)
     # learners who missed exactly one item, grouped by the one they missed
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE miss AS SELECT learner, {sum(present)} - sum(item) AS missed FROM j WHERE k = {m - 1}
-                    GROUP BY learner""")
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE miss AS SELECT lid, {sum(present)} - sum(item) AS missed FROM j WHERE k = {m - 1}
+                    GROUP BY lid""")
     mj: dict[int, tuple] = {}
-    for missed, n, t1, t2 in con.execute("SELECT missed, count(*), sum(t.total), sum(t.total * t.total) FROM miss JOIN tot t USING (learner) "
+    for missed, n, t1, t2 in con.execute("SELECT missed, count(*), sum(t.total), sum(t.total * t.total) FROM miss JOIN tot t USING (lid) "
                                          "GROUP BY missed").fetchall():
         mj[int(missed)] = (int(n), t1, t2, np.zeros(m), np.zeros(m))
-    for missed, item, a, b in con.execute("SELECT missed, j.item, sum(j.x), sum(j.x * j.x) FROM miss JOIN j USING (learner) GROUP BY ALL").fetchall():
+    for missed, item, a, b in con.execute("SELECT missed, j.item, sum(j.x), sum(j.x * j.x) FROM miss JOIN j USING (lid) GROUP BY ALL").fetchall():
         mj[int(missed)][3][col[item]], mj[int(missed)][4][col[item]] = a, b
     without = {}
     for c, (item, key) in enumerate(zip(present, order, strict=True)):
@@ -204,10 +208,10 @@ def score_matrix(con: duckdb.DuckDBPyConnection, present: list[int], limit: int)
     """First-attempt scores, learners (by name) x items (NaN where not answered), of at most `limit` learners: when
     there are more, a fixed sample of them (by the MD5 of their id), for the 2PL fit; and how many learners there are."""
     learners = con.execute("SELECT count(*) FROM tot").fetchone()[0]
-    chosen = "SELECT learner FROM tot" if learners <= limit else f"SELECT learner FROM tot ORDER BY md5(learner), learner LIMIT {int(limit)}"
-    con.execute(f"CREATE OR REPLACE TEMP TABLE sample AS SELECT learner, row_number() OVER (ORDER BY learner) - 1 AS i FROM ({chosen})")
+    chosen = f"SELECT learner, lid FROM tot{'' if learners <= limit else f' ORDER BY md5(learner), learner LIMIT {int(limit)}'}"
+    con.execute(f"CREATE OR REPLACE TEMP TABLE sample AS SELECT lid, row_number() OVER (ORDER BY learner) - 1 AS i FROM ({chosen})")
     col = {item: c for c, item in enumerate(present)}
-    got = con.execute("SELECT s.i, f.item, f.x FROM f JOIN sample s USING (learner)").fetchnumpy()
+    got = con.execute("SELECT s.i, j.item, j.x FROM j JOIN sample s USING (lid)").fetchnumpy()
     matrix = np.full((min(learners, limit), len(present)), np.nan)
     if len(got["i"]):
         cols = np.vectorize(col.__getitem__, otypes=[np.int64])(np.asarray(got["item"]))

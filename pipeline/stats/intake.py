@@ -55,6 +55,7 @@ class Intake:
     pairs: dict = field(default_factory=dict)  # (question id, options chosen) -> an internal number
     listed: set = field(default_factory=set)  # the pairs whose options are in pair_option
     status: dict = field(default_factory=dict)  # (question id, response) as read -> graded | essay | unmatched
+    names: dict = field(default_factory=dict)  # a file's name -> its place among the files' names (the first-attempt tie-break)
 
 
 def kind(path: Path) -> tuple[str, bool]:
@@ -86,7 +87,7 @@ def kind(path: Path) -> tuple[str, bool]:
 def read_all(con: duckdb.DuckDBPyConnection, files: list[Path], index: QuestionIndex, since: dt.date | None = None) -> Intake:
     """Every file into `answers`; Moodle Statistics downloads parsed first, since they tell a Responses report its slots."""
     _tables(con)
-    intake = Intake([])
+    intake = Intake([], names={name: i for i, name in enumerate(sorted({p.name for p in files}))})
     order = list(index.keys)
     position = {qid: i for i, qid in enumerate(order)}
     wide, parsed = [], {}
@@ -111,7 +112,7 @@ def read_all(con: duckdb.DuckDBPyConnection, files: list[Path], index: QuestionI
 
 
 def _tables(con) -> None:
-    con.execute("CREATE OR REPLACE TABLE answers (learner VARCHAR, item INTEGER, score DOUBLE, t_us BIGINT, fname VARCHAR, ord BIGINT, pair INTEGER)")
+    con.execute("CREATE OR REPLACE TABLE answers (learner VARCHAR, item INTEGER, score DOUBLE, t_us BIGINT, fno INTEGER, ord BIGINT, pair INTEGER)")
     con.execute("CREATE OR REPLACE TABLE pair_option (pair INTEGER, option VARCHAR)")
     con.execute("CREATE OR REPLACE TABLE graded (qid VARCHAR, response VARCHAR, item INTEGER, by_key DOUBLE, reason VARCHAR, type VARCHAR, "
                 "pair INTEGER)")
@@ -199,7 +200,7 @@ def _read_long(con, intake: Intake, number: int, path: Path, what: str, packed: 
     keep = "true" if since is None else f"coalesce({when} >= {_since_us(since)}, false)"
     counts = con.execute(f"""INSERT INTO answers SELECT c.learner, g.item, coalesce(CAST(nullif(c.score, '') AS DOUBLE), g.by_key), {when}, ?,
                              c.rowid + {first_row}, g.pair FROM {name} c JOIN graded g ON g.qid = c.question_id AND g.response = c.response
-                             WHERE g.item IS NOT NULL AND {keep}""", [path.name]).fetchone()[0]
+                             WHERE g.item IS NOT NULL AND {keep}""", [intake.names[path.name]]).fetchone()[0]
     if since is not None:
         intake.before_since += tally["mapped"] - int(counts)
     parsed.answered = int(counts)
@@ -281,7 +282,7 @@ def _writer(handle):
 _OPTIONAL = ("reason", "type")
 GRADED = {"qid": "TEXT", "response": "TEXT", "item": "INTEGER", "by_key": "DOUBLE", "reason": "TEXT", "type": "TEXT", "pair": "INTEGER"}
 OPTIONS = {"pair": "INTEGER", "option": "TEXT"}
-ANSWERS = {"learner": "TEXT", "item": "INTEGER", "score": "DOUBLE", "t_us": "BIGINT", "fname": "TEXT", "ord": "BIGINT", "pair": "INTEGER"}
+ANSWERS = {"learner": "TEXT", "item": "INTEGER", "score": "DOUBLE", "t_us": "BIGINT", "fno": "INTEGER", "ord": "BIGINT", "pair": "INTEGER"}
 
 
 def _pair(intake: Intake, qid: str, choices) -> int:
@@ -313,7 +314,7 @@ def _insert_answers(con, intake: Intake, parsed: Parsed, position: dict[str, int
             for a in kept:
                 pair = _pair(intake, a.question_id, a.choices)
                 t_us = "" if a.time is None else str(int(round(a.time.timestamp() * 1_000_000)))
-                rw.writerow([a.learner, position[a.question_id], repr(a.score), t_us, a.file, a.order, pair])
+                rw.writerow([a.learner, position[a.question_id], repr(a.score), t_us, intake.names[a.file], a.order, pair])
                 ow.writerows([pair, option] for option in _unlisted(intake, a.question_id, a.choices))
         _append(con, "answers", rows, ANSWERS)
         _append(con, "pair_option", options, OPTIONS)
