@@ -207,3 +207,22 @@ def test_validate_warns_at_the_varied_questions_line(world):
     lines = [x for x in (done.stdout + done.stderr).splitlines() if "[item-variants-differ]" in x]
     assert len(lines) == 1, done.stdout + done.stderr
     assert f"1.1-sizes.yaml:{line_of(world['root'], '- id: 1.1-bytes')}:" in lines[0]
+
+
+def test_a_changed_variant_makes_the_pooled_record_stale(world, tmp_path):
+    """The pooled record's hash is over every variant's: new values for one variant, and validate applies none of it."""
+    import shutil
+
+    root = tmp_path / "copy"
+    shutil.copytree(world["root"] / "sources", root / "sources")
+    path = root / "sources" / "demo" / "1-basics" / "1.1-sizes.yaml"
+    text = path.read_text()
+    assert '"sixty-four"' in text
+    path.write_text(text.replace('"sixty-four"', '"sixty"'))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "pipeline", "validate", "--sources", "sources", "--today", TODAY], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=600)
+    out = done.stdout + done.stderr
+    stale = [x for x in out.splitlines() if "[item-stats-stale]" in x]
+    assert len(stale) == 1 and f"1.1-sizes.yaml:{line_of(root, '- id: 1.1-bytes')}:" in stale[0], out
+    assert "[item-variants-differ]" not in out
