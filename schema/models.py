@@ -192,6 +192,10 @@ class KeyPoint(Strict):
 
     id: ItemId = Field(description="Stable id, unique in the exam (e.g. 6.1-tensor-core-alignment); keeps notes and links stable across edits.")
     text: Markdown = Field(description="The point, in Markdown.")
+    essential: Paragraph | None = Field(
+        default=None,
+        description="What the guide's \"Exam essentials\" box says of the point, in Markdown: a sentence or two that keep every number and term its questions test (validate warns when one is left out). Left out: the whole point stands in (its tables and figures left out).",
+    )
     accept: dict[ClozeNumber, list[Text]] = Field(
         default_factory=dict,
         description="Other answers a fill-in made from a cloze mark accepts, by cloze number: {c1: [a few images]}.",

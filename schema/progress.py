@@ -106,6 +106,8 @@ class MockAttempt(ProgressModel):
     flagged: list[str] = Field(description="Questions flagged for review.")
     right: list[str] = Field(description="The questions answered right (empty until finished).")
     timed_out: bool = Field(description="Whether time ran out before the learner finished.")
+    variants: dict[str, Annotated[int, Field(ge=1)]] | None = Field(
+        default=None, description="A varied question's id -> the variant the attempt asked (the one after the variant seen last); absent when it asked none.")
 
 
 class Settings(ProgressModel):

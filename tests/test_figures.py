@@ -72,6 +72,12 @@ def source_bytes(built: Built, path: str) -> bytes:
     return (built.sources / "demo" / path).read_bytes()
 
 
+def site_name(sources: Path, path: str) -> str:
+    """The site's copy of the exam's file `path`, named by its content: media/<stem>-<12 hex>.<ending>."""
+    stem, ending = path.rsplit(".", 1)
+    return f"media/{stem}-{hashlib.sha256((sources / 'demo' / path).read_bytes()).hexdigest()[:12]}.{ending}"
+
+
 def test_every_figure_is_numbered_per_objective_captioned_and_linkable():
     from pipeline.text.markdown import to_html
 
@@ -105,16 +111,21 @@ def test_the_site_shows_each_image_from_a_file_it_holds(built):
     page = BeautifulSoup((site / "objective-1-3.html").read_text(encoding="utf-8"), "html.parser")
     images = page.find_all("img")
     assert len(images) >= 6
+    by_name = {site_name(built.sources, f): f for f in FILES}
     for img in images:
         assert img.get("alt") and (site / img["src"]).is_file(), img
-        assert (site / img["src"]).read_bytes() == source_bytes(built, img["src"].removeprefix("media/"))
+        assert (site / img["src"]).read_bytes() == source_bytes(built, by_name[img["src"]])  # named by its content
     figures = page.find_all("figure", class_="figure")
     assert [f["id"] for f in figures if f.get("id")] == ["figure-1-3-1", "figure-1-3-2", "figure-1-3-3", "figure-1-3-4"]
     assert all(f.figcaption and f.figcaption.get_text().startswith("Figure 1.3-") for f in figures)
     assert page.find("table", class_="data").find("th") and page.find("math") is not None and PROSE in page.get_text(" ")
     glossary = BeautifulSoup((site / "glossary.html").read_text(encoding="utf-8"), "html.parser")
-    assert [img["src"] for img in glossary.find_all("img")] == ["media/figures/layout.svg"]
-    assert sorted(p.relative_to(site / "media").as_posix() for p in (site / "media").rglob("*") if p.is_file()) == FILES
+    assert [img["src"] for img in glossary.find_all("img")] == [site_name(built.sources, "figures/layout.svg")]
+    assert sorted(p.relative_to(site).as_posix() for p in (site / "media").rglob("*") if p.is_file()) == sorted(by_name)
+    pages = {p.name: p.read_text(encoding="utf-8") for p in site.rglob("*") if p.suffix in (".html", ".js")}
+    showing = sorted(name for name, text in pages.items() if 'src="media/' in text)
+    assert {"objective-1-3.html", "glossary.html", "review.html", "mock.html"} <= set(showing)  # the practice tools too
+    assert not [name for name in showing for f in FILES if f'src="media/{f}"' in pages[name]]  # never the plain name
 
 
 def test_the_site_page_with_figures_fits_a_phone_and_is_axe_clean(browser, built):
@@ -222,8 +233,12 @@ def test_two_builds_give_the_same_bytes_and_an_image_edit_rebuilds_what_shows_it
     png(sources / "demo" / "figures" / "timeline.png", seed=2)
     code, err = build(sources, tmp_path / "out", "-v")
     assert code == 0 and "8 written, 0 unchanged" in err, err  # every output shows the PNG (GIFT: by leaving it out)
-    assert (tmp_path / "out" / "demo" / "site" / "media" / "figures" / "timeline.png").read_bytes() == \
-        (sources / "demo" / "figures" / "timeline.png").read_bytes()
+    site = tmp_path / "out" / "demo" / "site"
+    renamed = site / site_name(sources, "figures/timeline.png")  # a new name for new bytes: no cached copy shows
+    assert renamed.read_bytes() == (sources / "demo" / "figures" / "timeline.png").read_bytes()
+    assert site_name(sources, "figures/timeline.png") in (site / "objective-1-3.html").read_text(encoding="utf-8")
+    assert not (site / site_name(built.sources, "figures/timeline.png")).exists()  # the old copy, which the build wrote, is gone
+    assert (site / site_name(sources, "figures/bf16.svg")).read_bytes() == (built.out / "site" / site_name(built.sources, "figures/bf16.svg")).read_bytes()
 
 
 def test_a_changed_image_updates_the_notes_that_show_it_in_place(built, tmp_path):

@@ -24,6 +24,14 @@ def test_sources_validate_without_errors(run_cli):
     assert result.code == 0, result.err
 
 
+def test_sources_essentials_keep_what_their_questions_test(run_cli):
+    """Issue 34 item 7: whatever exams sources/ holds, their guide's exam essentials leave out no number or
+    term that a question citing the key point tests (`essential-drops-tested`, a warning validate would print)."""
+    result = run_cli("validate", cwd=SOURCES.parent)
+    assert result.code == 0, result.err
+    assert [line for line in result.lines if line.endswith("[essential-drops-tested]")] == []
+
+
 def test_no_other_test_reads_sources():
     """Guards the rule above: a test that reads sources/ would break when an author changes the content."""
     pattern = re.compile(r"\bSOURCES\b|sources/nca-genm|ROOT\s*/\s*\"sources\"|Path\(\"sources\"\)")

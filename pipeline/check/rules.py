@@ -78,16 +78,20 @@ def check_objective(file: ObjectiveFile, ctx: CheckContext, report: Report) -> N
 
 
 def check_numbers_backed(file: ObjectiveFile, report: Report) -> None:
-    """`number-unbacked` at a key point's text for each figure that none of its quotes, none of the
-    objective's example outputs and none of its own formulas states (pipeline/check/numbers.py)."""
+    """`number-unbacked` at a key point's text, and at its essential (the guide's summary of it), for each
+    figure that none of its quotes, none of the objective's example outputs and none of its own formulas
+    states (pipeline/check/numbers.py)."""
     outputs = [e.output for e in file.objective.examples or [] if getattr(e, "output", None)]
     for i, point in file.indexed("key_points"):
-        figures = numbers.unbacked(point.text, [c.quote for c in point.citations or []] + outputs)
-        if figures:
-            shown = ", ".join(map(repr, figures))
-            _warn(report, file, ("key_points", i, "text"), f"{shown}: {'a number' if len(figures) == 1 else 'numbers'} that no quote of this key point "
-                  "and no output of this objective's worked examples states; quote the page that gives it, show it in an example's output, "
-                  "or compute it in a formula ($...$)", "number-unbacked")
+        backing = [c.quote for c in point.citations or []] + outputs
+        # the essential repeats the point: a figure of the point's text is the text's to back (its own warning)
+        for name, text, also in (("text", point.text, []), ("essential", point.essential, [point.text])):
+            figures = numbers.unbacked(text, backing + also) if text else []
+            if figures:
+                shown = ", ".join(map(repr, figures))
+                _warn(report, file, ("key_points", i, name), f"{shown}: {'a number' if len(figures) == 1 else 'numbers'} that no quote of this key point "
+                      "and no output of this objective's worked examples states; quote the page that gives it, show it in an example's output, "
+                      "or compute it in a formula ($...$)", "number-unbacked")
 
 
 def _normalized(text: str) -> str:

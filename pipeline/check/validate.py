@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pipeline.check import answer_in_context, item_lint, severity
+from pipeline.check import answer_in_context, essentials, item_lint, severity
 from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
 from pipeline.check.formulas import check_formulas
@@ -169,6 +169,7 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
     if content:
         checks.check_exam(content, ctx, check.report)
         answer_in_context.lint(content, check.report)
+        essentials.check(content, check.report)
         check_requirements_file(content, check.report)
         if lock:
             check_lock(content, today, policy, check.report)

@@ -129,7 +129,7 @@ def _question(q: Question, origin: Origin, citations: Citations, runs: _Runs):
 
 
 def _key_points(o: Objective, citations: Citations, content: ExamContent) -> tuple[KeyPointView, ...]:
-    return tuple(KeyPointView(p.id, p.text, citations.of_point(p.id), _see(p.see, content)) for p in o.key_points)
+    return tuple(KeyPointView(p.id, p.text, citations.of_point(p.id), _see(p.see, content), p.essential) for p in o.key_points)
 
 
 def _see(ref: CrossRef | None, content: ExamContent) -> SeeView | None:

@@ -12,7 +12,7 @@ from pipeline.position import Position
 
 # Fields holding Markdown (schema/models.py: the `Markdown` type, and options and answers shown with it).
 # A term is shown as Markdown too (an option of a generated question, a matching answer, a card's front).
-MARKDOWN_FIELDS = frozenset({"summary", "text", "definition", "note", "notes", "stem", "explanation", "answer", "options", "prompt",
+MARKDOWN_FIELDS = frozenset({"summary", "text", "essential", "definition", "note", "notes", "stem", "explanation", "answer", "options", "prompt",
                              "extra_answers", "items", "term"})
 
 

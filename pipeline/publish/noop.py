@@ -41,17 +41,18 @@ NOT_INPUTS = frozenset({"deck.state.json"})  # written by the build itself (see 
 DEPENDENCIES = (ROOT / "requirements.txt", ROOT / "package.json", ROOT / "package-lock.json")  # pinned: Python's, npm's
 
 
-def _entries(folder: Path) -> Iterator[Path]:
-    """Every entry under `folder`, sorted, hidden folders and caches left out; symbolic links are not followed."""
+def entries(folder: Path, left_out: frozenset[str] = NOT_INPUTS) -> Iterator[Path]:
+    """Every entry under `folder`, sorted, hidden folders, caches and files named in `left_out` left out;
+    symbolic links are not followed."""
     for directory, folders, names in os.walk(folder):
         folders[:] = sorted(f for f in folders if not f.startswith(".") and f not in SKIPPED)
         links = [f for f in folders if os.path.islink(os.path.join(directory, f))]
         for name in sorted([*names, *links]):
-            if name not in NOT_INPUTS and not name.endswith(".pyc"):
+            if name not in left_out and not name.endswith(".pyc"):
                 yield Path(directory, name)
 
 
-def _hash_entry(digest: hashlib._Hash, path: Path) -> None:
+def hash_entry(digest: hashlib._Hash, path: Path) -> None:
     """A regular file's bytes (read in blocks: a source may be huge), a link's target as written, and for
     anything else (a FIFO, a device, a socket: the loader refuses them) its kind alone, never its content."""
     mode = path.lstat().st_mode
@@ -65,24 +66,25 @@ def _hash_entry(digest: hashlib._Hash, path: Path) -> None:
         digest.update(f"kind {stat.S_IFMT(mode)}".encode())
 
 
-def fingerprint(sources: Path, settings: dict[str, Any]) -> str | None:
+def fingerprint(sources: Path, settings: dict[str, Any], left_out: frozenset[str] = NOT_INPUTS) -> str | None:
     """The hash of every byte a build reads and of its settings; None when the sources cannot be read
-    (the full path then says why)."""
+    (the full path then says why). Files of the sources named in `left_out` are not hashed (`variants`
+    hashes its own locks apart: pipeline/variants/unchanged.py)."""
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode())
     if not sources.is_dir():
         return None
     try:
         for label, folder in (("sources", sources), ("templates", TEMPLATES), *(("code", d) for d in CODE_DIRS)):
             digest.update(f"\0{label}\0".encode())
-            for path in _entries(folder):
+            for path in entries(folder, left_out if label == "sources" else NOT_INPUTS):
                 digest.update(b"\0" + str(path.relative_to(folder)).encode(errors="surrogateescape") + b"\0")
-                _hash_entry(digest, path)
+                hash_entry(digest, path)
         for pinned in DEPENDENCIES:
             digest.update(b"\0" + (pinned.read_bytes() if pinned.is_file() else b""))
         for folder in _shipped():
             digest.update(f"\0npm\0{folder.name}\0".encode())
-            for path in _entries(folder):
-                _hash_entry(digest, path)
+            for path in entries(folder):
+                hash_entry(digest, path)
     except OSError:
         return None
     return digest.hexdigest()

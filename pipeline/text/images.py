@@ -60,6 +60,13 @@ def flat_name(path: str) -> str:
     return path.replace("/", "--")
 
 
+def hashed_name(name: str, sha256: str) -> str:
+    """`figures/bits.svg` of sha256 ab12... -> `figures/bits-ab12....svg`: a copy named by its content, so a
+    changed image is a new address (a browser's or Anki's cached copy of the old bytes is never shown for it)."""
+    stem, dot, ending = name.rpartition(".")
+    return f"{stem}-{sha256[:12]}{dot}{ending}" if dot else f"{name}-{sha256[:12]}"
+
+
 def href(path: str, media: str) -> str:
     """Where an output's page finds its copy of the exam's file `path`."""
     if media == "flat":

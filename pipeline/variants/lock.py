@@ -29,8 +29,8 @@ from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from pipeline.questions import QuestionBase
 from pipeline.variants.seeds import SEED_RULE
+from pipeline.variants.unchanged import LOCK_NAME
 
-LOCK_NAME = "variants.lock.json"
 FORMAT = 1
 ABOUT = f"Written by `{COMMAND} variants`: the values each varied question's code returned, per variant. Commit it; do not edit it by hand."
 

@@ -173,6 +173,7 @@ class KeyPointView:
     text_md: str  # may hold cloze marks ({{c1::...}}): strip them (pipeline/text/cloze.py) where no card hides them
     citations: tuple[CitationView, ...]
     see: SeeView | None = None
+    essential_md: str | None = None  # the author's summary for the guide's essentials box; None: the whole point stands in
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 /* One mock exam attempt, reviewed (mock-review.html?attempt=<when it started>): the page holds every question of the
    mock bank with its answer and explanation; this shows the attempt's questions in the attempt's order, each with the
    learner's answer put back into its (disabled) inputs and said in words beside the key, marked right, wrong or
-   unanswered, and flagged where it was; filters show all, the wrong, the unanswered or the flagged ones. */
+   unanswered, and flagged where it was; filters show all, the wrong, the unanswered or the flagged ones. A varied
+   question (a form per variant here) shows the variant the attempt asked: its stem, its key and its explanation. */
 (function () {
   "use strict";
   var P = window.ExamPrep, DATA = window.EXAM_DATA;
@@ -52,10 +53,10 @@
       Array.prototype.map.call(parts, function (el, i) { return partText(el, a.answers[id][i]); }).join("; ") + ".");
     box.appendChild(line);
   }
-  function filter(a) {
+  function filter(a, asked) {
     var value = document.querySelector("input[name='mock-review-filter']:checked").value, shown = 0;
     P.each(list.querySelectorAll("form.question"), function (form) {
-      var keep = a.questions.indexOf(form.dataset.qid) >= 0 && (value === "all" || (value === "flagged" ? P.own(form.dataset, "flagged") : form.dataset.verdict === value));
+      var keep = asked.indexOf(form) >= 0 && (value === "all" || (value === "flagged" ? P.own(form.dataset, "flagged") : form.dataset.verdict === value));
       form.hidden = !keep;
       shown += keep ? 1 : 0;
     });
@@ -68,10 +69,15 @@
       $("mock-review-missing").hidden = false;
       return;
     }
-    var forms = {}, counts = {all: a.questions.length, wrong: 0, unanswered: 0, flagged: 0}, right = 0;
-    P.each(list.querySelectorAll("form.question"), function (f) { forms[f.dataset.qid] = f; f.hidden = true; });
+    var forms = {}, asked = [], counts = {all: a.questions.length, wrong: 0, unanswered: 0, flagged: 0}, right = 0;
+    P.each(list.querySelectorAll("form.question"), function (f) {  // the variant asked, else the question's first form
+      var id = f.dataset.qid, wanted = a.variants && P.own(a.variants, id) ? a.variants[id] : 1, v = P.variantOf(f);
+      if (!forms[id] || v === wanted) { forms[id] = f; }
+      f.hidden = true;
+    });
     a.questions.forEach(function (id, i) {  // the attempt's order; a question no longer in these notes is left out
       if (!forms[id]) { return; }
+      asked.push(forms[id]);
       list.appendChild(forms[id]);
       show(forms[id], a, i + 1);
       var v = forms[id].dataset.verdict;
@@ -84,8 +90,8 @@
       " right (" + pct + "%), " + (pct >= a.pass_mark ? "a pass" : "not a pass") + " at " + a.pass_mark + "%" + (a.timed_out ? "; time ran out." : ".");
     document.querySelector(".mock-review-tools").hidden = false;
     list.hidden = false;  // held until now: the answers of questions held out for mocks show only in an attempt's review
-    P.each(document.querySelectorAll("input[name='mock-review-filter']"), function (r) { r.addEventListener("change", function () { filter(a); }); });
-    filter(a);
+    P.each(document.querySelectorAll("input[name='mock-review-filter']"), function (r) { r.addEventListener("change", function () { filter(a, asked); }); });
+    filter(a, asked);
   }
   start();
 }());

@@ -5,7 +5,10 @@
    questions held out for mocks (mock_only) first, then the others, each group shuffled, and the whole attempt is
    shuffled, by a PRNG seeded with the attempt's seed, so the same seed draws the same questions in the same order. The attempt is saved as it goes
    (a reload resumes it, the clock still running); when time runs out it is scored as it stands. The timer is
-   shown every second but announced politely only at a few marks (half time, 10, 5 and 1 minutes left). */
+   shown every second but announced politely only at a few marks (half time, 10, 5 and 1 minutes left).
+   A varied question (the bank holds a form per variant) asks the variant after the one the learner saw last, in
+   review or an earlier attempt (P.nextVariant): the attempt keeps it (`variants`), grades it by that variant's own
+   answer and names it on the answers it stores. */
 (function () {
   "use strict";
   var P = window.ExamPrep, DATA = window.EXAM_DATA;
@@ -36,6 +39,7 @@
   function eligible() {
     var by = {};
     P.each(bank.querySelectorAll("form.question"), function (f) {
+      if (P.variantOf(f) > 1) { return; }  // a varied question is drawn once, by its first variant's form
       var s = DATA.questions[f.dataset.qid].section;
       (by[s] = by[s] || []).push(f.dataset.qid);
     });
@@ -90,7 +94,23 @@
       (a.questions.length - seen) + " " + (a.questions.length - seen === 1 ? "is" : "are") + " new to you and " + seen + " you had met before (in practice or an earlier mock exam).";
   }
 
-  function form(id) { return document.querySelector("form.question[data-qid='" + CSS.escape(id) + "']"); }
+  /* The variant of `id` the attempt asks, or null (not varied, or an attempt from before the question varied). */
+  function variantIn(a, id) { return a.variants && P.own(a.variants, id) ? a.variants[id] : null; }
+  /* The variants an attempt of `ids` asks, each the one after the variant seen last; null when none varies. */
+  function variantsFor(doc, ids) {
+    var out = null;
+    ids.forEach(function (id) {
+      var next = P.nextVariant(doc, id);
+      if (next) { out = out || {}; out[id] = next; }
+    });
+    return out;
+  }
+  /* The attempt's form of `id`: its variant's, or the question's (first) one. */
+  function form(id) {
+    var plain = "form.question[data-qid='" + CSS.escape(id) + "']", v = variantIn(attempt, id);
+    return (v && document.querySelector(plain + "[data-variant='" + v + "']")) || document.querySelector(plain);
+  }
+  function gradeOf(a, id, response) { return P.grade(P.asked(DATA.questions[id], variantIn(a, id)), response); }
   function left(now) { return attempt.minutes * 60000 - (now - Date.parse(attempt.started)); }
   function clock(ms) {
     var s = Math.max(0, Math.ceil(ms / 1000)), m = Math.floor(s / 60);
@@ -124,7 +144,7 @@
     });
   }
   function record(f) {
-    var id = f.dataset.qid, response = P.responseOf(f), status = P.grade(DATA.questions[id], response);
+    var id = f.dataset.qid, response = P.responseOf(f), status = gradeOf(attempt, id, response);
     if (status === "incomplete") { delete attempt.answers[id]; } else { attempt.answers[id] = response; }
     attempt.flagged = attempt.questions.filter(function (q) { return form(q).querySelector(".flag-box").checked; });
     persist();
@@ -161,8 +181,10 @@
   function begin() {
     var text = $("mock-seed").value.trim(), seed = /^\d{1,10}$/.test(text) && Number(text) <= 4294967295 ? Number(text) : null;
     if (seed === null) { seed = window.crypto.getRandomValues(new Uint32Array(1))[0]; }
+    var questions = draw(seed), variants = variantsFor(P.store.load(), questions);
     attempt = {seed: seed, started: P.now().toISOString(), finished: null, minutes: CONFIG.minutes, pass_mark: CONFIG.pass,
-               questions: draw(seed), answers: P.dict(), flagged: [], right: [], timed_out: false};
+               questions: questions, answers: P.dict(), flagged: [], right: [], timed_out: false};
+    if (variants) { attempt.variants = variants; }  // left out when no question varies: such an attempt reads as before
     announced = {};
     persist();
     run();
@@ -178,11 +200,13 @@
     attempt.finished = now.toISOString();
     attempt.timed_out = !!timedOut;
     attempt.right = attempt.questions.filter(function (id) {
-      return P.own(attempt.answers, id) && P.grade(DATA.questions[id], attempt.answers[id]) === "right";
+      return P.own(attempt.answers, id) && gradeOf(attempt, id, attempt.answers[id]) === "right";
     });
     attempt.questions.forEach(function (id) {
-      doc.answers.push({card_id: id, time: attempt.finished, response: P.own(attempt.answers, id) ? attempt.answers[id] : null,
-                        score: attempt.right.indexOf(id) >= 0 ? 1 : 0, mode: "mock", hash: DATA.questions[id].hash});
+      var given = {card_id: id, time: attempt.finished, response: P.own(attempt.answers, id) ? attempt.answers[id] : null,
+                   score: attempt.right.indexOf(id) >= 0 ? 1 : 0, mode: "mock", hash: DATA.questions[id].hash};
+      if (variantIn(attempt, id)) { given.variant = variantIn(attempt, id); }
+      doc.answers.push(given);
     });
     var at = doc.mocks.length - 1;
     if (at >= 0 && doc.mocks[at].started === attempt.started) { doc.mocks[at] = attempt; } else { doc.mocks.push(attempt); }

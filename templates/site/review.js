@@ -73,12 +73,10 @@
     return {due: due.length, fresh: news.length, ids: spread(due.concat(news), before)};
   }
 
-  /* A varied question shows the variant after the one it showed last (the card is the question, not the variant). */
+  /* A varied question shows the variant after the one seen last (P.nextVariant, as the mock exam draws it). */
   function variantSelector(doc, id) {
-    var variants = DATA.questions[id].variants;
-    if (!variants) { return ""; }
-    var c = P.own(doc.cards, id) ? doc.cards[id] : null, last = c && c.variant ? c.variant : 0;
-    return "[data-variant='" + (last % variants.length + 1) + "']";
+    var next = P.nextVariant(doc, id);
+    return next ? "[data-variant='" + next + "']" : "";
   }
   function park() {
     if (!current) { return; }

@@ -53,14 +53,33 @@
     });
   }
 
-  /* The verdict on a whole question, through grade.js (the rules are the build's data): "incomplete" while a part
-     is unanswered, "self" when an answered part is for the learner to judge (written, no accepted answers),
-     else "right" when every part is right, or "wrong". */
-  /* The variant a form asks (review shows a varied question's variants in turn), or null. */
+  /* The variant a form asks (review and the mock exam show a varied question's variants in turn), or null. */
   P.variantOf = function (form) {
     var n = Number(form.dataset.variant || 0);
     return n >= 1 ? n : null;
   };
+  /* The variant of question `id` the learner saw last, 0 for none: the card's (review and the pages keep it there)
+     or a mock exam attempt's (the attempt keeps the variants it drew), whichever is later. */
+  P.lastVariant = function (doc, id) {
+    var c = P.own(doc.cards, id) ? doc.cards[id] : null, last = 0, when = -Infinity;
+    if (c && c.variant) { last = c.variant; when = c.last ? Date.parse(c.last.time) : when; }
+    doc.mocks.forEach(function (m) {
+      if (m.variants && P.own(m.variants, id) && Date.parse(m.started) >= when) { last = m.variants[id]; when = Date.parse(m.started); }
+    });
+    return last;
+  };
+  /* The variant to show next, the one after the variant seen last (the FSRS card is the question, not the variant:
+     each time it comes back, in review or a mock exam, it asks the next); null for a question without variants. */
+  P.nextVariant = function (doc, id) {
+    var variants = DATA.questions[id].variants;
+    return variants ? P.lastVariant(doc, id) % variants.length + 1 : null;
+  };
+  /* What grades variant `variant` of question `q` (its own answer), or `q` itself when `variant` is null (or names a
+     variant this build no longer has: an attempt begun before a rebuild). */
+  P.asked = function (q, variant) { return variant && q.variants && q.variants[variant - 1] ? {grade: q.variants[variant - 1]} : q; };
+  /* The verdict on a whole question, through grade.js (the rules are the build's data): "incomplete" while a part
+     is unanswered, "self" when an answered part is for the learner to judge (written, no accepted answers),
+     else "right" when every part is right, or "wrong". */
   P.grade = function (q, responses) {
     var self = false, verdicts = q.grade.parts.map(function (rule, i) {
       var given = responses[i];
@@ -113,7 +132,7 @@
     event.preventDefault();
     var form = event.currentTarget, id = form.dataset.qid, q = DATA.questions[id], response = responseOf(form);
     var variant = P.variantOf(form);
-    var status = P.grade(variant ? {grade: q.variants[variant - 1]} : q, response);  // a variant is graded by its own answer
+    var status = P.grade(P.asked(q, variant), response);  // a variant is graded by its own answer
     if (status === "incomplete") { announce(form, status); return; }
     if (status === "self") {
       form.dataset.shown = "";  // the model answer is out: opening the details now reveals nothing new
@@ -140,7 +159,7 @@
   }
   function rateSelf(form, rating) {
     var id = form.dataset.qid, doc = P.store.load();
-    var outcome = P.store.answer(doc, id, responseOf(form), rating > 1 ? "right" : "wrong", rating, P.now());
+    var outcome = P.store.answer(doc, id, responseOf(form), rating > 1 ? "right" : "wrong", rating, P.now(), P.variantOf(form));
     P.store.save(doc);
     form.querySelector(".self-grade").hidden = true;
     var note = document.createElement("p");

@@ -29,7 +29,8 @@
   }
   function question(id) { return own(DATA.questions, id) ? DATA.questions[id] : null; }
 
-  /* Keep the cards whose question is here unchanged (same content hash), and their log and answers. */
+  /* Keep the cards whose question is here unchanged (same content hash), their log, and the answers given to the
+     questions as they are here (a mock exam answer may be to a question never practised: it has no card). */
   function reconcile(doc) {
     var fresh = empty(), report = {kept: 0, changed: [], gone: []}, cards = dict(doc.cards);
     Object.keys(cards).forEach(function (id) {
@@ -41,7 +42,7 @@
     });
     var matches = function (entry) { return own(fresh.cards, entry.card_id) && entry.hash === fresh.cards[entry.card_id].hash; };
     fresh.log = (doc.log || []).filter(matches);
-    fresh.answers = (doc.answers || []).filter(matches);
+    fresh.answers = (doc.answers || []).filter(function (a) { var q = question(a.card_id); return !!q && a.hash === q.hash; });
     fresh.mocks = doc.mocks || [];
     var retention = doc.settings && Number(doc.settings.retention);
     fresh.settings.retention = retention >= 0.7 && retention <= 0.99 ? retention : RETENTION;

@@ -12,14 +12,12 @@ from __future__ import annotations
 import dataclasses
 
 from pipeline.render.anki.deck_notes import DeckNote
-from pipeline.text.images import flat_name
+from pipeline.text.images import flat_name, hashed_name
 
 
 def anki_name(file) -> str:
     """`figures--bits.svg` of sha256 ab12... -> `figures--bits-ab12....svg`."""
-    flat = flat_name(file.path)
-    stem, dot, ending = flat.rpartition(".")
-    return f"{stem}-{file.sha256[:12]}{dot}{ending}"
+    return hashed_name(flat_name(file.path), file.sha256)
 
 
 def with_media(notes: list[DeckNote], files) -> tuple[list[DeckNote], list[tuple[str, bytes]]]:

@@ -6,10 +6,9 @@ space sized to the answer expected.
 from __future__ import annotations
 
 import math
-import re
 
 from pipeline.shapes.parts import Text
-from pipeline.text import cloze
+from pipeline.text import essential as essential_text
 from pipeline.text.plaintext import to_plain
 from schema.citation_status import LABELS, Status
 
@@ -40,13 +39,11 @@ def legend() -> list[tuple[str, str, str]]:
     return [*rows, ("problem", PROBLEM_MARK, "a problem, named in words beside the quote: " + ", ".join(problems))]
 
 
-def essential(text_md: str) -> str:
-    """A key point's exam essential: the sentences holding its cloze marks with the hidden phrases in
-    bold (what the author marked as worth testing), else its first sentence."""
-    if cloze.marks(text_md):
-        return cloze.CLOZE.sub(lambda m: f"**{m['answer']}**", cloze.sentences_with_any(text_md))
-    text = " ".join(cloze.prose(text_md).split())
-    return re.split(r"(?<=[.!?])\s+(?=[A-Z(])", text, maxsplit=1)[0]
+def essential(point) -> str:
+    """A key point's exam essential (a `KeyPointView`): the author's `essential:`, else the whole point
+    without its tables, cloze phrases in bold (pipeline/text/essential.py; validate warns when an
+    essential leaves out a number or term that a question citing the point tests)."""
+    return essential_text.printed(point.essential_md, point.text_md)
 
 
 def _cut(line: str, width: int, floor: int) -> int:

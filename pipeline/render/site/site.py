@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.render import vendor
-from pipeline.render.site import data, paths
+from pipeline.render.site import data, media, paths
 from pipeline.render.site.data import in_mock
 from pipeline.render.site.facts import mock_facts
 from pipeline.render.site.html import SITE_TEMPLATES, render_page
 from pipeline.render.support import writable
-from pipeline.text import images
 from pipeline.view.model import ExamView, ObjectiveView
 from schema.export import schema_text
 from schema.progress import PROGRESS_VERSION, Progress
@@ -99,7 +98,8 @@ def _write(path: Path, text: str | bytes) -> Path:
 
 def render(ctx: RenderContext) -> list[Path]:
     view, root = ctx.view, ctx.out_dir / SITE_DIR
-    written = [_write(root / name, render_page(template, **values)) for name, (template, values) in pages(view, ctx.warnings).items()]
+    point = media.pointer(view.media)  # pages and data show each image by its content-hashed copy
+    written = [_write(root / name, point(render_page(template, **values))) for name, (template, values) in pages(view, ctx.warnings).items()]
     assets = root / paths.ASSETS
     written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
     written += [_write(assets / name, content) for name, content in vendor.files(vendor.TS_FSRS.name).items()]
@@ -107,9 +107,9 @@ def render(ctx: RenderContext) -> list[Path]:
     written.append(_write(assets / PROGRESS_SCHEMA, schema))
     written.append(_write(assets / "progress-schema.js", data.as_script("PROGRESS_SCHEMA", json.loads(schema))))  # an import is checked against it
     held = frozenset(q.id for q in writable(view.questions, SHAPES, "site", []))  # the warnings were given with the pages
-    written.append(_write(assets / "exam-data.js", data.as_script("EXAM_DATA", data.exam_data(view, held))))
-    written.append(_write(assets / "search-index.js", data.as_script("SEARCH_INDEX", data.search_entries(view))))
-    # the images, under media/ at their paths in the exam folder (pages are all at the site's top, so the
-    # texts' `media/<path>` finds them from file:// as from a server; img-src 'self' allows them)
-    written += [_write(root / images.href(file.path, "relative"), file.media_bytes) for file in view.media]
+    written.append(_write(assets / "exam-data.js", point(data.as_script("EXAM_DATA", data.exam_data(view, held)))))
+    written.append(_write(assets / "search-index.js", point(data.as_script("SEARCH_INDEX", data.search_entries(view)))))
+    # the images, under media/ by path and content (pipeline/render/site/media.py; pages are all at the
+    # site's top, so `media/...` finds them from file:// as from a server; img-src 'self' allows them)
+    written += [_write(root / media.name(file), file.media_bytes) for file in view.media]
     return written
