@@ -226,3 +226,22 @@ def test_a_changed_variant_makes_the_pooled_record_stale(world, tmp_path):
     stale = [x for x in out.splitlines() if "[item-stats-stale]" in x]
     assert len(stale) == 1 and f"1.1-sizes.yaml:{line_of(root, '- id: 1.1-bytes')}:" in stale[0], out
     assert "[item-variants-differ]" not in out
+
+
+def test_alpha_is_over_questions_a_varied_questions_variants_one_item(world):
+    """Each learner met one variant of each varied question (as an LMS draws them): over variants nobody would have
+    answered every item; over questions the 40 who answered all six are complete. By hand with numpy."""
+    scores: dict[str, dict[str, int]] = {}
+    for learner, name, _, score in world["answers"]:
+        scores.setdefault(learner, {})[name.removeprefix("q_").split(".v")[0]] = score
+    questions = ["1.1-plain0", "1.1-plain1", "1.1-plain2", *PLAN]
+    complete = np.array([[row[q] for q in questions] for row in scores.values() if set(row) == set(questions)], dtype=float)
+    k = complete.shape[1]
+    alpha = k / (k - 1) * (1 - complete.var(axis=0, ddof=1).sum() / complete.sum(axis=1).var(ddof=1))
+    data = world["data"]
+    assert data["alpha_learners"] == len(complete) == 40
+    assert data["alpha"] == pytest.approx(alpha, abs=1e-4)
+    rest = np.delete(complete, questions.index("1.1-bytes"), axis=1)
+    without = (k - 1) / (k - 2) * (1 - rest.var(axis=0, ddof=1).sum() / rest.sum(axis=1).var(ddof=1))
+    assert data["items"]["1.1-bytes"]["alpha_if_deleted"] == pytest.approx(without, abs=1e-4)
+    assert data["items"]["1.1-bytes.v2"]["alpha_if_deleted"] == data["items"]["1.1-bytes"]["alpha_if_deleted"]

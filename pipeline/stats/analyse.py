@@ -35,7 +35,9 @@ def analyse(exam_id: str, con, intake: Intake, index: QuestionIndex, today: dt.d
     items: dict[str, ItemRecord] = {}
     alpha, alpha_learners, note, learners, counted, later, done = None, 0, "", 0, 0, 0, None
     if con.execute("SELECT count(*) FROM answers").fetchone()[0]:
-        done = columnar.compute(con, keys, all_attempts)
+        number = {qid: i for i, qid in enumerate(index.keys)}
+        units = {number[v]: number[vids[0]] for vids in index.variants.values() for v in vids}  # alpha over questions
+        done = columnar.compute(con, keys, all_attempts, units)
         scores, learners = columnar.score_matrix(con, done.present, irt.MAX_LEARNERS)
         fits, note = irt.fit_2pl(scores, [keys[i].id for i in done.present], learners)
         for qid, stats in done.items.items():
@@ -46,7 +48,7 @@ def analyse(exam_id: str, con, intake: Intake, index: QuestionIndex, today: dt.d
         if qid not in items:
             items[qid] = _platform_record(item, item_hash(index.keys[qid]), index)
     for qid, figures in variants.pooled(con if done else None, index, list(index.keys), items).items():
-        items[qid] = _pooled_record(figures, answered_hash(index, qid))
+        items[qid] = _pooled_record(figures, answered_hash(index, qid), done.alpha_without if done else {})
     files = [FileRecord(name=p.path.name, format=p.format, rows=p.rows, answers=p.answered + len(p.items), unmatched=p.unmatched_count)
              for p in parsed]
     return ItemStatsFile(about=ABOUT, format=FORMAT, exam=exam_id, date=today, first_attempts_only=not all_attempts, files=files,
@@ -76,7 +78,9 @@ def _platform_record(item: PlatformItem, digest: str, index: QuestionIndex) -> I
                       options=options)
 
 
-def _pooled_record(figures: dict, digest: str) -> ItemRecord:
-    """A varied question's record: its variants' answers pooled (`pipeline.stats.variants.pooled`)."""
+def _pooled_record(figures: dict, digest: str, alpha_without: dict[str, float | None]) -> ItemRecord:
+    """A varied question's record: its variants' answers pooled (`pipeline.stats.variants.pooled`), and the test's alpha
+    without the question (each of its variants has it: alpha is over questions)."""
+    without = next((alpha_without[v] for v in figures["variants"] if v in alpha_without), None)
     return ItemRecord(hash=digest, source=figures["source"], n=figures["n"], facility=_round(figures["facility"]),
-                      point_biserial=_round(figures["point_biserial"]), variants=figures["variants"])
+                      point_biserial=_round(figures["point_biserial"]), alpha_if_deleted=_round(without), variants=figures["variants"])

@@ -11,8 +11,9 @@ id holds the pooled record, which `validate` judges at the question's line:
   answers; only when every variant's figures come from per-learner answers;
 - per variant: its answers, facility and answers with full marks (`right`), what the homogeneity test reads.
 
-Not pooled: the option counts (options differ in text and place between variants), D and alpha without the item
-(each variant's row has them; a question's alpha-without would be a second alpha over the test).
+Not pooled: the option counts (options differ in text and place between variants) and D (each variant's row has
+them). Alpha is over questions (`pipeline.stats.columnar._alpha_by_question`): the pooled record's alpha without
+the item is its question's.
 
 The homogeneity test (`homogeneity`): Pearson's chi-square on the variants x (right, wrong) table, right meaning
 full marks, over the variants with at least `least` answers (below that a share says little, and the
