@@ -247,6 +247,14 @@ class Lab(Strict):
     url: HttpUrl = Field(description="Where the lab is.")
 
 
+class CheckYourself(Strict):
+    """A check-yourself prompt with what a good answer holds: the guide's answer key prints it, the site shows it
+    once the learner has tried, a card shows it on its back."""
+
+    prompt: Paragraph = Field(description="The prompt, in Markdown (\"Say what autocast keeps in float32 and why\").")
+    answer: Markdown = Field(description="What a good answer holds, in Markdown: the facts a candidate should have said.")
+
+
 class Objective(Strict):
     """One objective file: everything a candidate needs for one exam objective."""
 
@@ -260,7 +268,7 @@ class Objective(Strict):
     labs: list[Lab] = Field(default_factory=list, description="Hands-on exercises ('Try it').")
     questions: list[Question] = Field(default_factory=list, description="Practice questions.")
     see: CrossRef | None = Field(default=None, description="Another objective to read with this one: {exam: ID, objective: \"N.M\"}.")
-    check_yourself: list[Paragraph] = Field(
+    check_yourself: list[Paragraph | CheckYourself] = Field(
         default_factory=list,
-        description="Prompts a candidate answers on their own at the end of the objective (\"Say what autocast keeps in float32 and why\"); printed in the guide, on the site and as self-graded cards.",
+        description="Prompts a candidate answers on their own at the end of the objective (\"Say what autocast keeps in float32 and why\"), each a line or `{prompt, answer}` with what a good answer holds; printed in the guide (answers in its answer key), on the site (the answer shown after the learner tries) and as self-graded cards.",
     )

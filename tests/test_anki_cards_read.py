@@ -113,6 +113,22 @@ def test_check_yourself_prompts_are_self_graded_cards_with_the_key_points_on_the
     col.close()
 
 
+def test_a_check_yourself_answer_is_on_the_back_of_its_card_only(run_cli, make_sources, tmp_path, browser):
+    sources = make_sources("valid", "site_every_type")
+    path = sources / "demo" / "site_every_type.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("  - Say what a sprocket meshes with, and why that matters.",
+                    "  - prompt: Say what a sprocket meshes with, and why that matters.\n    answer: A chain; the teeth set the ratio."), encoding="utf-8")
+    col, cards = _cards(run_cli, sources, tmp_path)
+    page = browser.new_page()
+    checks = sorted((c for c in cards if "check_yourself" in " ".join(c.note().tags)), key=lambda c: c.note()["Ref"])
+    assert len(checks) == 2
+    answered, plain = ((_visible(page, c, c.question()), _visible(page, c, c.answer())) for c in checks)
+    assert "Say what a sprocket meshes with" in answered[0] and "A chain" not in answered[0]
+    assert re.search(r"model answer\s+a chain; the teeth set the ratio\.", answered[1].casefold()) and "key points of 2.1" in answered[1].casefold()
+    assert "model answer" not in plain[1].casefold() and "key points of 2.1" in plain[1].casefold()  # the old form: key points only
+    col.close()
+
+
 def test_a_cloze_card_shows_the_sentence_its_pronoun_leans_on(run_cli, make_sources, tmp_path, browser):
     sources = make_sources("valid")
     path = sources / "demo" / "valid.yaml"

@@ -87,13 +87,17 @@ def test_each_objective_ends_with_exam_essentials(sample, tmp_path):
     assert "multiples of <strong>8</strong> with FP16" in html  # a cloze phrase: what the author marked as testable
 
 
-def test_glossary_points_at_the_term_where_it_is_explained(sample, tmp_path):
-    html = guide_html(context(sample, tmp_path))
-    assert list(sample.terms())  # the sample has a glossary: the loop below checks each of its terms
-    for _, term in sample.terms():
-        anchor = f"term-{book_slug(term.term)}"
-        assert f'<div class="term" id="{anchor}"><dt>{term.term}</dt>' in html
-        assert f'explained on <a class="page-ref" href="#{anchor}">' in html
+def test_glossary_points_at_the_key_point_where_the_term_is_explained(sample, tmp_path):
+    ctx = context(sample, tmp_path)
+    html = guide_html(ctx)
+    entries = build_guide(ctx).glossary
+    assert len(entries) == len(list(sample.terms())) > 0  # the sample has a glossary: the loop below checks each of its terms
+    for entry in entries:
+        assert f'<div class="term" id="term-{book_slug(entry.term)}"><dt>{entry.term}</dt>' in html  # the key-terms box stays
+        point = entry.explained.point
+        assert point is not None, entry.term  # every term of the sample is mentioned by a key point
+        assert entry.anchor == f"kp-{point.id}" and f'<div class="key-point" id="kp-{point.id}">' in html
+        assert f'explained on <a class="page-ref" href="#kp-{point.id}">' in html
 
 
 def book_slug(term: str) -> str:

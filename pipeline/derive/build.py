@@ -17,9 +17,9 @@ from pipeline.today import source_date_epoch
 from pipeline.variants.built import built_variants
 from pipeline.variants.lock import LOCK_NAME as VARIANTS_LOCK
 from pipeline.variants.lock import VariantsLock
-from pipeline.view.model import ExampleView, ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
+from pipeline.view.model import CheckPromptView, ExampleView, ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
 from schema.example_status import ExampleStatus
-from schema.models import CrossRef, Exam, Example, Objective, Question, Section
+from schema.models import CheckYourself, CrossRef, Exam, Example, Objective, Question, Section
 
 
 def source_date(content: ExamContent) -> dt.datetime:
@@ -116,8 +116,13 @@ def _objective(file: ObjectiveFile, section: Section, content: ExamContent, cita
         examples=tuple(runs.view(e) for e in o.examples), labs=tuple(o.labs),
         questions=tuple(_question(q, origin, citations, runs) for q, origin in authored if q.variants is None or runs.made(q)),
         generated=tuple(question_view(q, origin, citations) for q, origin in made),
-        see=_see(getattr(o, "see", None), content), check_yourself=tuple(o.check_yourself),
+        see=_see(getattr(o, "see", None), content), check_yourself=tuple(map(_check_prompt, o.check_yourself)),
     )
+
+
+def _check_prompt(prompt: str | CheckYourself) -> CheckPromptView:
+    """Either form of a check-yourself prompt: a line, or {prompt, answer}."""
+    return CheckPromptView(prompt) if isinstance(prompt, str) else CheckPromptView(prompt.prompt, prompt.answer)
 
 
 def _question(q: Question, origin: Origin, citations: Citations, runs: _Runs):

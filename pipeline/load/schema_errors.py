@@ -185,6 +185,9 @@ def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[
     by_path: dict[tuple[PathKey, str | None], list[dict[str, Any]]] = {}
     for err in exc.errors(include_url=False):
         by_path.setdefault(_resolve(doc, err["loc"]), []).append(err)
+    # a field that takes a line or a mapping (check_yourself: a prompt, or {prompt, answer}), written as a
+    # mapping: the mapping's own errors say what is wrong; the text member's "expected text" says nothing
+    by_path = {key: errs for key, errs in by_path.items() if not _text_member_beside_mapping(key[0], errs, by_path)}
     # a misspelt key is one mistake, not two: its "did you mean" stands for the "required key missing"
     data = doc.data
     misspelt = {(path[:-1], _close_key(root, path, data)) for (path, _), errs in by_path.items() if errs[0]["type"] == "extra_forbidden"}
@@ -210,6 +213,13 @@ def report_validation_error(exc: ValidationError, doc: YamlDocument, root: type[
         else:
             message = _value_message(errs[0], field_label(path), _field_description(root, path, data), doc.written.get(path))
             report.error(doc.path, doc.position(path), message, "schema")
+
+
+def _text_member_beside_mapping(path: PathKey, errs: list[dict[str, Any]], by_path: dict) -> bool:
+    """Whether `errs` are only a union's text member refusing a mapping whose model member has errors of its own."""
+    if not all(e["type"] == "string_type" and isinstance(e.get("input"), dict) for e in errs):
+        return False
+    return any(other[:len(path)] == path and others is not errs for (other, _), others in by_path.items())
 
 
 def _report_comma(doc: YamlDocument, key_path: PathKey, report: Report, reported: set[PathKey]) -> None:

@@ -177,6 +177,14 @@ class KeyPointView:
 
 
 @dataclass(frozen=True)
+class CheckPromptView:
+    """A check-yourself prompt, and what a good answer holds when the author wrote it (`answer:`)."""
+
+    prompt_md: str
+    answer_md: str | None = None
+
+
+@dataclass(frozen=True)
 class ObjectiveView:
     id: str
     title: str
@@ -192,7 +200,7 @@ class ObjectiveView:
     questions: tuple[QuestionView, ...]  # authored, in source order
     generated: tuple[QuestionView, ...]  # generated from this objective's terms and key points, by id
     see: SeeView | None = None  # another objective to read with this one
-    check_yourself: tuple[str, ...] = ()  # Markdown prompts a candidate answers alone at the end of the objective
+    check_yourself: tuple[CheckPromptView, ...] = ()  # prompts a candidate answers alone at the end of the objective
 
     @property
     def heading(self) -> str:

@@ -22,7 +22,7 @@ from pipeline.shapes.order import LETTERS
 from pipeline.shapes.parts import Pairs
 from pipeline.text import cloze
 from pipeline.text.linebreaks import one_line
-from pipeline.view.model import ExampleView, ExamView, KeyPointView, ObjectiveView, QuestionView
+from pipeline.view.model import CheckPromptView, ExampleView, ExamView, KeyPointView, ObjectiveView, QuestionView
 from schema.models import Term
 
 
@@ -129,12 +129,14 @@ def matching_parts(question: QuestionView) -> list[tuple[str, QuestionView]]:
     return cards
 
 
-def check_yourself_note(place: _Place, code: str, objective: ObjectiveView, number: int, prompt: str) -> DeckNote:
-    """A self-graded card: the prompt, and on the back the objective's key points to grade the answer by."""
+def check_yourself_note(place: _Place, code: str, objective: ObjectiveView, number: int, prompt: CheckPromptView) -> DeckNote:
+    """A self-graded card: the prompt, and on the back what a good answer holds (when the author wrote it) and
+    the objective's key points to grade the answer by."""
     points = "".join(f"<li>{f.point_html(cloze.strip(p.text_md))}</li>" for p in objective.key_points)
     fields = (
-        f.block_html(prompt), "Answer on your own, aloud or on paper; then grade yourself against the key points on the back.", "", "",
-        "", f'<div class="label">Key points of {escape(objective.heading)}</div><ul>{points}</ul>',
+        f.block_html(prompt.prompt_md), "Answer on your own, aloud or on paper; then grade yourself against the key points on the back.", "", "",
+        f.block_html(prompt.answer_md) if prompt.answer_md else "",  # the card's "Model answer": what a good answer holds
+        f'<div class="label">Key points of {escape(objective.heading)}</div><ul>{points}</ul>',
         f.sources_html(tuple(c for p in objective.key_points for c in p.citations)), place.context,
         f.context_html(f"{objective.id}-check-yourself-{number}"),
     )

@@ -8,6 +8,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pipeline.render.explained import Explained, explaining_points
 from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.text.slug import slug
@@ -20,12 +21,20 @@ GENERATED_PER_OBJECTIVE = 2  # chosen generated items per objective: enough to v
 class GlossaryEntry:
     term: str
     definition_md: str
-    objective: ObjectiveView
+    objective: ObjectiveView  # where the term is defined
+    explained: Explained  # where it is explained: its first mention in a key point, else its key terms
+
+    @property
+    def where(self) -> ObjectiveView:
+        """The objective the glossary sends the reader to."""
+        return self.explained.objective
 
     @property
     def anchor(self) -> str:
-        """Where the term is explained: its entry in the objective's key terms."""
-        return term_anchor(self.term)
+        """Where the term is explained: the first key point that mentions it (pipeline/render/explained.py),
+        else its entry in the objective's key terms."""
+        point = self.explained.point
+        return f"kp-{point.id}" if point else term_anchor(self.term)
 
 
 @dataclass(frozen=True)
@@ -131,8 +140,9 @@ def term_anchor(term: str) -> str:
 
 
 def glossary(view: ExamView) -> list[GlossaryEntry]:
-    """Every key term, alphabetical regardless of case (ties keep outline order)."""
-    entries = [GlossaryEntry(t.term, t.definition, o) for o in view.objectives for t in o.terms]
+    """Every key term, alphabetical regardless of case (ties keep outline order), with where it is explained."""
+    explained = explaining_points(view)
+    entries = [GlossaryEntry(t.term, t.definition, o, explained[t.term.casefold()]) for o in view.objectives for t in o.terms]
     return sorted(entries, key=lambda e: e.term.casefold())
 
 

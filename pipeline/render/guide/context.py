@@ -52,6 +52,11 @@ class Guide:
     def objectives(self) -> tuple[ObjectiveView, ...]:
         return tuple(o for s in self.sections for o in s.objectives)
 
+    @cached_property
+    def check_answered(self) -> tuple[ObjectiveView, ...]:
+        """The objectives with a check-yourself prompt whose author wrote what a good answer holds: the answer key prints those."""
+        return tuple(o for o in self.objectives if any(p.answer_md for p in o.check_yourself))
+
     @property
     def last_reviewed(self) -> dt.date:
         """The most recent review of the content (the exam page or any objective)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.render import vendor
+from pipeline.render.explained import Explained, explaining_points
 from pipeline.render.site import data, media, paths
 from pipeline.render.site.data import in_mock
 from pipeline.render.site.facts import mock_facts
@@ -41,12 +42,21 @@ SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (SITE_TEMPLATES / "s
 class GlossaryEntry:
     term: str
     definition_md: str
-    objective: ObjectiveView
+    objective: ObjectiveView  # where the term is defined
+    explained: Explained  # where it is explained: its first mention in a key point, else its key terms
+
+    @property
+    def href(self) -> str:
+        """The explaining key point on its objective's page, else the term in its objective's key terms."""
+        where, point = self.explained.objective, self.explained.point
+        anchor = paths.key_point_anchor(point.id) if point else paths.term_anchor(self.term)
+        return f"{paths.objective_page(where.id)}#{anchor}"
 
 
 def glossary(view: ExamView) -> list[GlossaryEntry]:
-    """Every key term, alphabetical regardless of case (ties keep outline order)."""
-    entries = [GlossaryEntry(t.term, t.definition, o) for o in view.objectives for t in o.terms]
+    """Every key term, alphabetical regardless of case (ties keep outline order), with where it is explained."""
+    explained = explaining_points(view)
+    entries = [GlossaryEntry(t.term, t.definition, o, explained[t.term.casefold()]) for o in view.objectives for t in o.terms]
     return sorted(entries, key=lambda e: e.term.casefold())
 
 
