@@ -7,7 +7,8 @@ Input: the engine's `answers` table, one row per answer (learner, item, score, w
    was answered twice. Only then is there a step 2, which costs more than all the others together.
 2. `f`: each learner's first answer to each item (earliest time; untimed after timed; then file name and
    order, as Moodle counts first attempts), or the last with `all_attempts`, and `tot` again over them.
-   Without repeats `f` is `answers` itself.
+   Without repeats `f` is `answers` itself. Then `j`: each counted answer with its learner's total, learners
+   by number (`tot.lid`); every sum below is over `j`.
 3. Per item: n, the mean, and the item-rest correlation (DuckDB's `corr`, a numerically stable one-pass
    covariance), with min and max to tell a constant column.
 4. Per item and total score (a *level*): learners and their summed item score; per item, option and level:
@@ -17,7 +18,7 @@ Input: the engine's `answers` table, one row per answer (learner, item, score, w
    item and distinct total, which the engine keeps (spilling if a file makes it huge).
 5. Cronbach's alpha over the learners who answered every item, and alpha without item j over those who
    answered every item but possibly j, from per-item sums of x, x^2 and x*total (item by item for the few
-   learners who missed exactly j).
+   learners who missed exactly j). With varied questions, over questions: a question's variants are one item.
 
 The figures equal `pipeline.stats.ctt`'s (the in-memory reference this module replaced; tests compare the two
 to 1e-9 on the fixtures and on LSAT-6/7); only the order floating-point sums are added in differs.
@@ -47,8 +48,9 @@ class Computed:
     present: list[int]  # the items answered, by their place in the keys
 
 
-def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: bool = False) -> Computed:
-    """The statistics of every item in `answers` (items numbered by their place in `keys`)."""
+def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: bool = False, units: dict[int, int] | None = None) -> Computed:
+    """The statistics of every item in `answers` (items numbered by their place in `keys`). `units` maps each variant
+    of a varied question to its question's item (its variant 1): alpha is then over questions (`_alpha_by_question`)."""
     repeated = _totals(con, "answers", "score", len(keys))
     total_rows = con.execute("SELECT coalesce(sum(k), 0) FROM tot").fetchone()[0]
     if repeated:  # some learner answered an item more than once: their first (or last) answer counts
@@ -64,8 +66,8 @@ def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: b
     later = 0 if all_attempts else int(total_rows) - int(counted)
     if all_attempts:
         counted = total_rows
-    # one row per counted answer with its learner's total, learners by number (`tot.lid`): every sum below is over it, so
-    # the answers are dropped (the memory they took is the engine's again, and j is not spilled to make room for them)
+    # j carries the learner's number, not their name, and the answers are dropped once it is made: with both (and
+    # the names) 10 M rows were past the engine's memory limit, and j was spilled to disk as it was made
     con.execute("CREATE OR REPLACE TEMP TABLE j AS SELECT f.item, f.x, t.total, t.total - f.x AS rest, f.pair, t.k, t.lid "
                 "FROM f JOIN tot t USING (learner)")
     con.execute(f"DROP {'TABLE' if repeated else 'VIEW'} f")
@@ -73,7 +75,7 @@ def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: b
     present = [int(i) for (i,) in con.execute("SELECT DISTINCT item FROM j ORDER BY item").fetchall()]
     order = [keys[i] for i in present]
     items = _items(con, order, present)
-    test, without = _alpha(con, order, present)
+    test, without = _alpha_by_question(con, keys, present, units) if units else _alpha(con, order, present)
     return Computed(items, test, without, int(counted), later, present)
 
 
@@ -81,11 +83,11 @@ _WORD = 120  # items per bitmap word: HUGEINT holds 127 bits
 
 
 def _totals(con, table: str, x: str, m: int) -> bool:
-    """`tot`: each learner's total and how many answers they gave, in one pass over `table`; with `m` > 0, also
-    whether any learner answered an item twice (exactly: the answers against the distinct items, counted with a
-    bitmap of the items per learner, a few words whatever the rows), found so without a pass per (learner,
-    item), which costs as much as the rest of the statistics. Past 8 words the bitmap costs more than that
-    pass, which then tells it."""
+    """`tot`: each learner's total and how many answers they gave, in one pass over `table`, each learner numbered
+    (`lid`); with `m` > 0 items, also whether any learner answered an item twice (exactly: their answers against
+    their distinct items, counted with a bitmap of the items per learner, a few words whatever the rows), found so
+    without a group per (learner, item), which cost as much as the rest of the statistics. Past 8 words the bitmap
+    costs more than that pass, which then tells it."""
     words = -(-m // _WORD)
     distinct = " + ".join(f"bit_count(bit_or(CASE WHEN item // {_WORD} = {w} THEN (1::HUGEINT) << (item % {_WORD}) ELSE 0 END))"
                           for w in range(words)) if 0 < words <= 8 else "0"
@@ -159,26 +161,27 @@ def _options(key: ItemKey, i: int, n: int, picks, sums, lower, upper, srest: flo
     return options, ranked[0].id if options[ranked[0].id].upper else None
 
 
-def _alpha(con, order: list[ItemKey], present: list[int]) -> tuple[TestStats, dict[str, float | None]]:
+def _alpha(con, order: list[ItemKey], present: list[int], j: str = "j", tot: str = "tot") -> tuple[TestStats, dict[str, float | None]]:
+    """Alpha over the items of table `j` (item, x, total, k, lid) and `tot` (lid, total, k), and alpha without each."""
     m = len(present)
-    learners, complete = con.execute(f"SELECT count(*), count(*) FILTER (WHERE k = {m}) FROM tot").fetchone()
+    learners, complete = con.execute(f"SELECT count(*), count(*) FILTER (WHERE k = {m}) FROM {tot}").fetchone()
     col = {item: c for c, item in enumerate(present)}
     # the complete learners: per item n, S x, S x^2, S x*T; and S T, S T^2
-    c_rows = con.execute(f"SELECT item, count(*), sum(x), sum(x * x), sum(x * total) FROM j WHERE k = {m} GROUP BY item").fetchall()
+    c_rows = con.execute(f"SELECT item, count(*), sum(x), sum(x * x), sum(x * total) FROM {j} WHERE k = {m} GROUP BY item").fetchall()
     n_c = int(complete)
     s1, s2, sp = np.zeros(m), np.zeros(m), np.zeros(m)
     for item, _, a, b, c in c_rows:
         s1[col[item]], s2[col[item]], sp[col[item]] = a, b, c
-    st, st2 = (con.execute(f"SELECT coalesce(sum(total), 0), coalesce(sum(total * total), 0) FROM tot WHERE k = {m}").fetchone())
+    st, st2 = (con.execute(f"SELECT coalesce(sum(total), 0), coalesce(sum(total * total), 0) FROM {tot} WHERE k = {m}").fetchone())
     whole = _alpha_from(m, n_c, s1, s2, st, st2)
     # learners who missed exactly one item, grouped by the one they missed
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE miss AS SELECT lid, {sum(present)} - sum(item) AS missed FROM j WHERE k = {m - 1}
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE miss AS SELECT lid, {sum(present)} - sum(item) AS missed FROM {j} WHERE k = {m - 1}
                     GROUP BY lid""")
     mj: dict[int, tuple] = {}
-    for missed, n, t1, t2 in con.execute("SELECT missed, count(*), sum(t.total), sum(t.total * t.total) FROM miss JOIN tot t USING (lid) "
+    for missed, n, t1, t2 in con.execute(f"SELECT missed, count(*), sum(t.total), sum(t.total * t.total) FROM miss JOIN {tot} t USING (lid) "
                                          "GROUP BY missed").fetchall():
         mj[int(missed)] = (int(n), t1, t2, np.zeros(m), np.zeros(m))
-    for missed, item, a, b in con.execute("SELECT missed, j.item, sum(j.x), sum(j.x * j.x) FROM miss JOIN j USING (lid) GROUP BY ALL").fetchall():
+    for missed, item, a, b in con.execute(f"SELECT missed, j.item, sum(j.x), sum(j.x * j.x) FROM miss JOIN {j} AS j USING (lid) GROUP BY ALL").fetchall():
         mj[int(missed)][3][col[item]], mj[int(missed)][4][col[item]] = a, b
     without = {}
     for c, (item, key) in enumerate(zip(present, order, strict=True)):
@@ -191,6 +194,21 @@ def _alpha(con, order: list[ItemKey], present: list[int]) -> tuple[TestStats, di
             a1, a2 = a1 + x1[keep], a2 + x2[keep]
         without[key.id] = _alpha_from(m - 1, n, a1, a2, t1, t2)
     return TestStats(int(learners), m, whole, n_c), without
+
+
+def _alpha_by_question(con, keys: list[ItemKey], present: list[int], units: dict[int, int]) -> tuple[TestStats, dict[str, float | None]]:
+    """Alpha over questions, a varied question's variants one item: a learner meets one variant of it (an LMS draws
+    one per attempt), so over variants no learner would answer every item. A learner's score on the question is the
+    mean over the variants they answered; each variant's alpha-without is its question's."""
+    con.execute("CREATE OR REPLACE TEMP TABLE umap (item INTEGER, unit INTEGER)")
+    con.executemany("INSERT INTO umap VALUES (?, ?)", sorted(units.items()))
+    con.execute("CREATE OR REPLACE TEMP TABLE ua AS SELECT j.lid, coalesce(u.unit, j.item) AS item, avg(j.x) AS x "
+                "FROM j LEFT JOIN umap u USING (item) GROUP BY ALL")
+    con.execute("CREATE OR REPLACE TEMP TABLE utot AS SELECT lid, sum(x) AS total, count(*) AS k FROM ua GROUP BY lid")
+    con.execute("CREATE OR REPLACE TEMP TABLE uj AS SELECT ua.item, ua.x, t.total, t.k, ua.lid FROM ua JOIN utot t USING (lid)")
+    questions = sorted({units.get(i, i) for i in present})
+    test, without = _alpha(con, [keys[i] for i in questions], questions, "uj", "utot")
+    return test, {keys[i].id: without[keys[units.get(i, i)].id] for i in present}
 
 
 def _alpha_from(k: int, n: int, s1, s2, t1: float, t2: float) -> float | None:
