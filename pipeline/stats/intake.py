@@ -55,7 +55,7 @@ class Intake:
     pairs: dict = field(default_factory=dict)  # (question id, options chosen) -> an internal number
     listed: set = field(default_factory=set)  # the pairs whose options are in pair_option
     status: dict = field(default_factory=dict)  # (question id, response) as read -> graded | essay | unmatched
-    names: dict = field(default_factory=dict)  # a file's name -> its place among the files' names (the first-attempt tie-break)
+    place: dict = field(default_factory=dict)  # a file's number -> its place by (name, number): the first-attempt tie-break
 
 
 def kind(path: Path) -> tuple[str, bool]:
@@ -87,7 +87,8 @@ def kind(path: Path) -> tuple[str, bool]:
 def read_all(con: duckdb.DuckDBPyConnection, files: list[Path], index: QuestionIndex, since: dt.date | None = None) -> Intake:
     """Every file into `answers`; Moodle Statistics downloads parsed first, since they tell a Responses report its slots."""
     _tables(con)
-    intake = Intake([], names={name: i for i, name in enumerate(sorted({p.name for p in files}))})
+    # the files ordered as the in-memory reference breaks a tie of times: by name, then the one given first
+    intake = Intake([], place={n: i for i, n in enumerate(sorted(range(len(files)), key=lambda n: (files[n].name, n)))})
     order = list(index.keys)
     position = {qid: i for i, qid in enumerate(order)}
     position |= {qid: position[index.counted_as(qid)] for qid in index.variants}  # `<id>` of a varied question is its variant 1
@@ -106,7 +107,7 @@ def read_all(con: duckdb.DuckDBPyConnection, files: list[Path], index: QuestionI
     context: dict = {}
     for number, table, fmt in wide:
         p = fmt.parse(table, index, context)
-        _insert_answers(con, intake, p, position, since)
+        _insert_answers(con, intake, p, position, since, number)
         parsed[number] = p
     intake.parsed = [parsed[i] for i in range(len(files))]
     return intake
@@ -201,7 +202,7 @@ def _read_long(con, intake: Intake, number: int, path: Path, what: str, packed: 
     keep = "true" if since is None else f"coalesce({when} >= {_since_us(since)}, false)"
     counts = con.execute(f"""INSERT INTO answers SELECT c.learner, g.item, coalesce(CAST(nullif(c.score, '') AS DOUBLE), g.by_key), {when}, ?,
                              c.rowid + {first_row}, g.pair FROM {name} c JOIN graded g ON g.qid = c.question_id AND g.response = c.response
-                             WHERE g.item IS NOT NULL AND {keep}""", [intake.names[path.name]]).fetchone()[0]
+                             WHERE g.item IS NOT NULL AND {keep}""", [intake.place[number]]).fetchone()[0]
     if since is not None:
         intake.before_since += tally["mapped"] - int(counts)
     parsed.answered = int(counts)
@@ -299,8 +300,9 @@ def _unlisted(intake: Intake, qid: str, choices) -> tuple[str, ...]:
     return choices
 
 
-def _insert_answers(con, intake: Intake, parsed: Parsed, position: dict[str, int], since: dt.date | None) -> None:
-    """A parser's answers (an LMS export, a few thousand rows) into `answers`, through a temporary CSV."""
+def _insert_answers(con, intake: Intake, parsed: Parsed, position: dict[str, int], since: dt.date | None, number: int) -> None:
+    """A parser's answers (an LMS export, a few thousand rows) into `answers`, through a temporary CSV; `ord` numbers
+    them by their order in the file, then as listed (one record holds many answers), so no two answers tie."""
     cut = None if since is None else dt.datetime(since.year, since.month, since.day, tzinfo=dt.UTC)
     kept = [a for a in parsed.answers if cut is None or (a.time is not None and a.time >= cut)]
     intake.before_since += len(parsed.answers) - len(kept)
@@ -312,10 +314,13 @@ def _insert_answers(con, intake: Intake, parsed: Parsed, position: dict[str, int
         rows, options = Path(tmp) / "answers.csv", Path(tmp) / "options.csv"
         with rows.open("w", newline="", encoding="utf-8") as r, options.open("w", newline="", encoding="utf-8") as o:
             rw, ow = _writer(r), _writer(o)
-            for a in kept:
+            seq = [0] * len(kept)  # each answer's place by its order in the file (sorted is stable: then as listed)
+            for place, i in enumerate(sorted(range(len(kept)), key=lambda i: kept[i].order)):
+                seq[i] = place
+            for a, ord_ in zip(kept, seq, strict=True):
                 pair = _pair(intake, a.question_id, a.choices)
                 t_us = "" if a.time is None else str(int(round(a.time.timestamp() * 1_000_000)))
-                rw.writerow([a.learner, position[a.question_id], repr(a.score), t_us, intake.names[a.file], a.order, pair])
+                rw.writerow([a.learner, position[a.question_id], repr(a.score), t_us, intake.place[number], ord_, pair])
                 ow.writerows([pair, option] for option in _unlisted(intake, a.question_id, a.choices))
         _append(con, "answers", rows, ANSWERS)
         _append(con, "pair_option", options, OPTIONS)
