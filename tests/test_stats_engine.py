@@ -289,3 +289,33 @@ def test_parquet_without_the_long_columns_and_broken_jsonl_are_named(fixture):
     late.write_text('{"learner": "u1", "question_id": "6.1-q01", "response": "a", "score": 3}\n', encoding="utf-8")
     code, err, _ = _stats(root, late)
     assert code == 1 and f"{late}: row 1: error: score: expected a number from 0 to 1 (or empty), got '3" in err, err
+
+
+def test_a_line_break_at_a_quoted_cells_edge_is_trimmed_though_the_bytes_look_plain(fixture):
+    """The byte scan (`plaincells`) lets line breaks through; only its count of lines against the records read
+    tells a quoted cell holding one, which the engine must then trim as the Python reader does."""
+    root, _, index, _ = fixture
+    path = root / "edge.csv"
+    rows = [[f"u{i}", kit.qid(j), "ab"[(i + j) % 2], "", ""] for i in range(8) for j in range(4)]
+    rows[0][0], rows[5][2] = "u0\n", "\nb"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle, lineterminator="\n").writerows([HEADER, *rows])
+    assert b'"u0\n"' in path.read_bytes()
+    assert _same(_reference([path], index), _engine([path], index)) > 4
+
+
+def test_answers_tied_on_time_file_name_and_row_count_from_the_file_given_first(fixture, tmp_path):
+    """Two files of one name, the same rows and times, other responses: the first attempt is the first given file's,
+    as the in-memory reference takes it (every learner answered twice, so the engine ranks the answers)."""
+    _, _, index, _ = fixture
+    files = []
+    for n, response in enumerate(("a", "b")):
+        path = tmp_path / f"month{n}" / "answers.csv"
+        path.parent.mkdir()
+        rows = [[f"u{i}", kit.qid(j), response if (i + j) % 3 else "c", "", "2026-11-02T10:00:00Z"] for i in range(8) for j in range(4)]
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows([HEADER, *rows])
+        files.append(path)
+    for order in (files, files[::-1]):
+        reference, engine_side = _reference(order, index), _engine(order, index)
+        assert reference[4] == 32 and _same(reference, engine_side) > 4

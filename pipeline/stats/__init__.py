@@ -11,7 +11,7 @@ the checks) and warns at the question's line.
 Modules: `engine` (the DuckDB connection), `intake` (every file into the engine's long table: the long layout
 as CSV, Parquet or JSON Lines, gzip too, read by the engine; the LMS exports by their parsers), `columnar`
 (first attempts and classical test theory as SQL sums), `csvfile` and `csvstream` (bounded CSV reading,
-whole or record by record), `formats/` (one parser per export, `detect` picks one from the header), `match`
+whole or record by record), `plaincells` (whether a CSV's cells need cleaning, from its bytes), `formats/` (one parser per export, `detect` picks one from the header), `match`
 (rows to question and option ids), `grading`, `ctt` and `attempts` (the definitions, and the in-memory
 reference the engine is tested against), `irt`, `variants` (a varied question's variants pooled, and the
 chi-square across them), `itemhash`, `store` (the JSON file), `judge` (thresholds:

@@ -15,6 +15,7 @@ refuses but the csv module reads (lines of spaces, say) is rewritten plainly (`c
 
 from __future__ import annotations
 
+import concurrent.futures
 import csv
 import datetime as dt
 import gzip
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.stats import csvstream
+from pipeline.stats import csvstream, plaincells
 from pipeline.stats.csvfile import MAX_FIELD, read_table
 from pipeline.stats.detect import detect
 from pipeline.stats.formats import long, moodle_statistics
@@ -149,7 +150,20 @@ def _source(what: str, path: Path, packed: bool) -> tuple[str, list]:
 
 
 def _load(con, name: str, what: str, path: Path, packed: bool) -> None:
-    """The file's cells into table `name`, cleaned as the Python reader cleans them, at most MAX_ROWS + 1 rows."""
+    """The file's cells into table `name`, cleaned as the Python reader cleans them, at most MAX_ROWS + 1 rows. A plain
+    CSV file is read without the cleaning while a thread scans its bytes (`plaincells`; the engine runs without
+    Python's lock); only when the scan finds something a cell could need cleaning for is it read again with it."""
+    if what == "csv" and not packed:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            scan = pool.submit(plaincells.lines_if_plain, path)
+            _create(con, name, what, path, packed, clean=False)
+            lines = scan.result()
+        if lines is not None and lines == con.execute(f"SELECT count(*) FROM {name}").fetchone()[0] + 1:
+            return
+    _create(con, name, what, path, packed, clean=True)
+
+
+def _create(con, name: str, what: str, path: Path, packed: bool, clean: bool) -> None:
     source, params = _source(what, path, packed)
     columns = long.HEADER
     if what == "parquet":
@@ -157,6 +171,11 @@ def _load(con, name: str, what: str, path: Path, packed: bool) -> None:
         missing = [c for c in columns if c not in found]
         if missing:
             raise StatsInputError(path, 0, f"has no column {missing[0]!r}; expected the long layout's columns {', '.join(columns)}")
+    if not clean:  # the scan rules out every cell the cleaning changes, and NUL characters
+        cells = ", ".join(f"coalesce({c}, '') AS {c}" for c in columns)
+        raw = " OR ".join(f"coalesce(strlen({c}) > {MAX_FIELD} AND length({c}) > {MAX_FIELD}, false)" for c in columns)
+        con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {cells}, {raw} AS raw_bad FROM {source} LIMIT {MAX_ROWS + 1}", params)
+        return
     cells = ", ".join(f"cell(coalesce(CAST({c} AS VARCHAR), ''), ?) AS {c}" for c in columns)
     # length() counts characters, strlen() bytes (never fewer, and cheaper): only a cell of over MAX_FIELD bytes is counted
     raw = " OR ".join(f"coalesce(strlen(CAST({c} AS VARCHAR)) > {MAX_FIELD} AND length(CAST({c} AS VARCHAR)) > {MAX_FIELD} "
