@@ -59,12 +59,16 @@ def test_review_shows_the_next_variant_and_grades_each_by_its_own_answer(browser
             page.clock.fast_forward("20:00")  # the learning step comes due
             page.locator("#review-next").click()
         doc = page.evaluate(f"() => JSON.parse(localStorage.getItem({json.dumps(KEY)}))")
+        exported = page.evaluate("() => window.ExamPrep.store.responsesCsv(window.ExamPrep.store.load())")
         assert page.errors == [] and ctx.offsite == []
     assert shown == [1, 2]
     answers = [a for a in doc["answers"] if a["card_id"] == "1.1-ratio"]  # the day's first answer only, as for any card
     assert [(a["variant"], a["score"]) for a in answers] == [(1, 1)]
     # variant 2 was given variant 1's number: wrong against its own answer (Again, 1), as the log and the card keep
     assert [(r["variant"], r["rating"]) for r in doc["log"] if r["card_id"] == "1.1-ratio"] == [(1, 3), (2, 1)]
+    # the answers export names the variant (`<id>.vN`), so `stats` grades it by that variant's key
+    rows = [line.split(",") for line in exported.strip().splitlines()]
+    assert [r[1] for r in rows if r[1].startswith("1.1-ratio")] == ["1.1-ratio.v1"]
     card = doc["cards"]["1.1-ratio"]
     assert card["variant"] == 2 and card["last"]["result"] == "wrong"
 

@@ -97,6 +97,7 @@ CODES: dict[str, str] = {
     "item-too-hard": "an item few get right (facility < 0.30) (warning)",
     "item-dead-distractor": "a wrong option chosen by fewer than 5% of learners (warning)",
     "item-stats-stale": "an item edited since its answers were gathered: its statistics are not applied (warning)",
+    "item-variants-differ": "a varied question whose variants' facilities differ beyond chance (Pearson's chi-square across variants with 30+ answers, p < 0.01) (warning)",
 }
 ALWAYS_ERRORS = frozenset({"yaml", "schema", "citation-lock", "check-config", "link", "formula", *(c for c in CODES if c.startswith("image-")), "exam-missing", "exam-twice", "exam-duplicate-id"})
 CONFIGURABLE = frozenset(CODES) - ALWAYS_ERRORS
@@ -188,6 +189,7 @@ FIXES: dict[str, str] = {
     "item-too-hard": "Check the key and the wording; teach the point the item asks about.",
     "item-dead-distractor": "Replace the option nobody chooses with a plausible wrong answer.",
     "item-stats-stale": "Run `stats` on answers given to the edited item.",
+    "item-variants-differ": "Compare the variants' values (the report lists them): draw values alike in difficulty, or split the hard ones into a question of their own.",
 }
 
 

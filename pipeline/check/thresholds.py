@@ -25,6 +25,10 @@ RULES: dict[str, Rule] = {
     "item-too-hard": Rule(0.30, 0.0, 1.0, "facility below which an item is too hard"),
     "item-negative-discrimination": Rule(0.0, -1.0, 1.0, "corrected item-rest point-biserial below which an item is likely mis-keyed"),
     "item-dead-distractor": Rule(0.05, 0.0, 1.0, "share of learners below which a wrong option distracts no one"),
+    # 0.01, not 0.05: an exam tests each varied question, and at 0.05 twenty of them with truly equal variants
+    # would raise about one false warning a run; min_responses is per variant (the chi-square's cells need them)
+    "item-variants-differ": Rule(0.01, 0.0, 0.5, "p-value of the chi-square across a question's variants below which their facilities "
+                                                 "differ beyond chance"),
 }
 
 

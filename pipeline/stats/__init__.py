@@ -13,6 +13,7 @@ as CSV, Parquet or JSON Lines, gzip too, read by the engine; the LMS exports by 
 (first attempts and classical test theory as SQL sums), `csvfile` and `csvstream` (bounded CSV reading,
 whole or record by record), `formats/` (one parser per export, `detect` picks one from the header), `match`
 (rows to question and option ids), `grading`, `ctt` and `attempts` (the definitions, and the in-memory
-reference the engine is tested against), `irt`, `itemhash`, `store` (the JSON file), `judge` (thresholds:
+reference the engine is tested against), `irt`, `variants` (a varied question's variants pooled, and the
+chi-square across them), `itemhash`, `store` (the JSON file), `judge` (thresholds:
 `pipeline.check.thresholds`), `lockcheck`, `report` and `figures`, `run` (the command).
 """

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.stats import columnar, ctt, irt
+from pipeline.stats import columnar, ctt, irt, variants
 from pipeline.stats.intake import Intake
-from pipeline.stats.itemhash import item_hash
+from pipeline.stats.itemhash import answered_hash, item_hash
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import PlatformItem
 from pipeline.stats.store import ABOUT, FORMAT, FileRecord, ItemRecord, ItemStatsFile, OptionRecord
@@ -33,17 +33,22 @@ def analyse(exam_id: str, con, intake: Intake, index: QuestionIndex, today: dt.d
     parsed = intake.parsed
     keys = list(index.keys.values())
     items: dict[str, ItemRecord] = {}
-    alpha, alpha_learners, note, learners, counted, later = None, 0, "", 0, 0, 0
+    alpha, alpha_learners, note, learners, counted, later, done = None, 0, "", 0, 0, 0, None
     if con.execute("SELECT count(*) FROM answers").fetchone()[0]:
-        done = columnar.compute(con, keys, all_attempts)
+        number = {qid: i for i, qid in enumerate(index.keys)}
+        units = {number[v]: number[vids[0]] for vids in index.variants.values() for v in vids}  # alpha over questions
+        done = columnar.compute(con, keys, all_attempts, units)
         scores, learners = columnar.score_matrix(con, done.present, irt.MAX_LEARNERS)
         fits, note = irt.fit_2pl(scores, [keys[i].id for i in done.present], learners)
         for qid, stats in done.items.items():
             items[qid] = _record(stats, item_hash(index.keys[qid]), done.alpha_without[qid], fits.get(qid))
         alpha, alpha_learners, counted, later = done.test.alpha, done.test.alpha_learners, done.answers, done.later
     for item in (i for p in parsed for i in p.items):
-        if item.question_id not in items:
-            items[item.question_id] = _platform_record(item, item_hash(index.keys[item.question_id]), index)
+        qid = index.counted_as(item.question_id)  # a varied question's own id is its variant 1
+        if qid not in items:
+            items[qid] = _platform_record(item, item_hash(index.keys[qid]), index)
+    for qid, figures in variants.pooled(con if done else None, index, list(index.keys), items).items():
+        items[qid] = _pooled_record(figures, answered_hash(index, qid), done.alpha_without if done else {})
     files = [FileRecord(name=p.path.name, format=p.format, rows=p.rows, answers=p.answered + len(p.items), unmatched=p.unmatched_count)
              for p in parsed]
     return ItemStatsFile(about=ABOUT, format=FORMAT, exam=exam_id, date=today, first_attempts_only=not all_attempts, files=files,
@@ -71,3 +76,11 @@ def _platform_record(item: PlatformItem, digest: str, index: QuestionIndex) -> I
                    for o in key.options}
     return ItemRecord(hash=digest, source=item.platform, n=item.n, facility=_round(item.facility), point_biserial=_round(item.discrimination),
                       options=options)
+
+
+def _pooled_record(figures: dict, digest: str, alpha_without: dict[str, float | None]) -> ItemRecord:
+    """A varied question's record: its variants' answers pooled (`pipeline.stats.variants.pooled`), and the test's alpha
+    without the question (each of its variants has it: alpha is over questions)."""
+    without = next((alpha_without[v] for v in figures["variants"] if v in alpha_without), None)
+    return ItemRecord(hash=digest, source=figures["source"], n=figures["n"], facility=_round(figures["facility"]),
+                      point_biserial=_round(figures["point_biserial"]), alpha_if_deleted=_round(without), variants=figures["variants"])

@@ -15,7 +15,7 @@ Input: the engine's `answers` table, one row per answer (learner, item, score, w
    item and distinct total, which the engine keeps (spilling if a file makes it huge).
 5. Cronbach's alpha over the learners who answered every item, and alpha without item j over those who
    answered every item but possibly j, from per-item sums of x, x^2 and x*total (item by item for the few
-   learners who missed exactly j).
+   learners who missed exactly j). With varied questions, over questions: a question's variants are one item.
 
 The figures equal `pipeline.stats.ctt`'s (the in-memory reference this module replaced; tests compare the two
 to 1e-9 on the fixtures and on LSAT-6/7); only the order floating-point sums are added in differs.
@@ -45,8 +45,9 @@ class Computed:
     present: list[int]  # the items answered, by their place in the keys
 
 
-def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: bool = False) -> Computed:
-    """The statistics of every item in `answers` (items numbered by their place in `keys`)."""
+def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: bool = False, units: dict[int, int] | None = None) -> Computed:
+    """The statistics of every item in `answers` (items numbered by their place in `keys`). `units` maps each variant
+    of a varied question to its question's item (its variant 1): alpha is then over questions (`_alpha_by_question`)."""
     pick = "arg_max" if all_attempts else "arg_min"
     con.execute(f"""CREATE OR REPLACE TEMP TABLE first AS
         SELECT learner, item, {pick}({{'x': score, 'p': pair}}, {_RANK}) AS a, count(*) AS tries FROM answers GROUP BY learner, item""")
@@ -61,7 +62,7 @@ def compute(con: duckdb.DuckDBPyConnection, keys: list[ItemKey], all_attempts: b
     present = [int(i) for (i,) in con.execute("SELECT DISTINCT item FROM j ORDER BY item").fetchall()]
     order = [keys[i] for i in present]
     items = _items(con, order, present)
-    test, without = _alpha(con, order, present)
+    test, without = _alpha_by_question(con, keys, present, units) if units else _alpha(con, order, present)
     return Computed(items, test, without, int(counted), later, present)
 
 
@@ -126,26 +127,27 @@ def _options(key: ItemKey, i: int, n: int, picks, sums, lower, upper, srest: flo
     return options, ranked[0].id if options[ranked[0].id].upper else None
 
 
-def _alpha(con, order: list[ItemKey], present: list[int]) -> tuple[TestStats, dict[str, float | None]]:
+def _alpha(con, order: list[ItemKey], present: list[int], j: str = "j", tot: str = "tot") -> tuple[TestStats, dict[str, float | None]]:
+    """Alpha over the items of table `j` (item, x, total, k, learner) and `tot` (learner, total, k), and alpha without each."""
     m = len(present)
-    learners, complete = con.execute(f"SELECT count(*), count(*) FILTER (WHERE k = {m}) FROM tot").fetchone()
+    learners, complete = con.execute(f"SELECT count(*), count(*) FILTER (WHERE k = {m}) FROM {tot}").fetchone()
     col = {item: c for c, item in enumerate(present)}
     # the complete learners: per item n, S x, S x^2, S x*T; and S T, S T^2
-    c_rows = con.execute(f"SELECT item, count(*), sum(x), sum(x * x), sum(x * total) FROM j WHERE k = {m} GROUP BY item").fetchall()
+    c_rows = con.execute(f"SELECT item, count(*), sum(x), sum(x * x), sum(x * total) FROM {j} WHERE k = {m} GROUP BY item").fetchall()
     n_c = int(complete)
     s1, s2, sp = np.zeros(m), np.zeros(m), np.zeros(m)
     for item, _, a, b, c in c_rows:
         s1[col[item]], s2[col[item]], sp[col[item]] = a, b, c
-    st, st2 = (con.execute(f"SELECT coalesce(sum(total), 0), coalesce(sum(total * total), 0) FROM tot WHERE k = {m}").fetchone())
+    st, st2 = (con.execute(f"SELECT coalesce(sum(total), 0), coalesce(sum(total * total), 0) FROM {tot} WHERE k = {m}").fetchone())
     whole = _alpha_from(m, n_c, s1, s2, st, st2)
     # learners who missed exactly one item, grouped by the one they missed
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE miss AS SELECT learner, {sum(present)} - sum(item) AS missed FROM j WHERE k = {m - 1}
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE miss AS SELECT learner, {sum(present)} - sum(item) AS missed FROM {j} WHERE k = {m - 1}
                     GROUP BY learner""")
     mj: dict[int, tuple] = {}
-    for missed, n, t1, t2 in con.execute("SELECT missed, count(*), sum(t.total), sum(t.total * t.total) FROM miss JOIN tot t USING (learner) "
+    for missed, n, t1, t2 in con.execute(f"SELECT missed, count(*), sum(t.total), sum(t.total * t.total) FROM miss JOIN {tot} t USING (learner) "
                                          "GROUP BY missed").fetchall():
         mj[int(missed)] = (int(n), t1, t2, np.zeros(m), np.zeros(m))
-    for missed, item, a, b in con.execute("SELECT missed, j.item, sum(j.x), sum(j.x * j.x) FROM miss JOIN j USING (learner) GROUP BY ALL").fetchall():
+    for missed, item, a, b in con.execute(f"SELECT missed, j.item, sum(j.x), sum(j.x * j.x) FROM miss JOIN {j} AS j USING (learner) GROUP BY ALL").fetchall():
         mj[int(missed)][3][col[item]], mj[int(missed)][4][col[item]] = a, b
     without = {}
     for c, (item, key) in enumerate(zip(present, order, strict=True)):
@@ -158,6 +160,21 @@ def _alpha(con, order: list[ItemKey], present: list[int]) -> tuple[TestStats, di
             a1, a2 = a1 + x1[keep], a2 + x2[keep]
         without[key.id] = _alpha_from(m - 1, n, a1, a2, t1, t2)
     return TestStats(int(learners), m, whole, n_c), without
+
+
+def _alpha_by_question(con, keys: list[ItemKey], present: list[int], units: dict[int, int]) -> tuple[TestStats, dict[str, float | None]]:
+    """Alpha over questions, a varied question's variants one item: a learner meets one variant of it (an LMS draws
+    one per attempt), so over variants no learner would answer every item. A learner's score on the question is the
+    mean over the variants they answered; each variant's alpha-without is its question's."""
+    con.execute("CREATE OR REPLACE TEMP TABLE umap (item INTEGER, unit INTEGER)")
+    con.executemany("INSERT INTO umap VALUES (?, ?)", sorted(units.items()))
+    con.execute("CREATE OR REPLACE TEMP TABLE ua AS SELECT f.learner, coalesce(u.unit, f.item) AS item, avg(f.x) AS x "
+                "FROM f LEFT JOIN umap u USING (item) GROUP BY ALL")
+    con.execute("CREATE OR REPLACE TEMP TABLE utot AS SELECT learner, sum(x) AS total, count(*) AS k FROM ua GROUP BY learner")
+    con.execute("CREATE OR REPLACE TEMP TABLE uj AS SELECT ua.item, ua.x, t.total, t.k, ua.learner FROM ua JOIN utot t USING (learner)")
+    questions = sorted({units.get(i, i) for i in present})
+    test, without = _alpha(con, [keys[i] for i in questions], questions, "uj", "utot")
+    return test, {keys[i].id: without[keys[units.get(i, i)].id] for i in present}
 
 
 def _alpha_from(k: int, n: int, s1, s2, t1: float, t2: float) -> float | None:

@@ -89,6 +89,7 @@ def read_all(con: duckdb.DuckDBPyConnection, files: list[Path], index: QuestionI
     intake = Intake([])
     order = list(index.keys)
     position = {qid: i for i, qid in enumerate(order)}
+    position |= {qid: position[index.counted_as(qid)] for qid in index.variants}  # `<id>` of a varied question is its variant 1
     wide, parsed = [], {}
     for number, path in enumerate(files):
         what, packed = kind(path)

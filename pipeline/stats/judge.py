@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from pipeline.check.thresholds import threshold
 from pipeline.stats.match import ItemKey
 from pipeline.stats.store import ItemRecord
+from pipeline.stats.variants import TEST, homogeneity
 
 STALE = "item-stats-stale"
+VARIANTS = "item-variants-differ"
 
 
 @dataclass(frozen=True)
@@ -36,14 +38,30 @@ def findings(key: ItemKey, record: ItemRecord, current_hash: str, checks: dict, 
         return [Finding(STALE, f"answers: item-stats.json ({date}) holds answers to an earlier version of this item; its statistics "
                                "are not applied until `stats` runs on answers to this version")]
     source = "" if record.source == "responses" else f", from {record.source}"
-    where = f"over {record.n} learners (item-stats.json of {date}{source})"
+    who = f"{record.n} answers to its {len(record.variants)} variants" if record.variants else f"{record.n} learners"
+    where = f"over {who} (item-stats.json of {date}{source})"
     found = []
     for code, check in (("item-negative-discrimination", _negative), ("item-too-hard", _too_hard), ("item-too-easy", _too_easy),
                         ("item-dead-distractor", _dead)):
         rule = threshold(checks, code)
         if record.n >= rule.min_responses:
             found.extend(check(key, record, rule.value, where))
+    if record.variants:
+        found.extend(_variants_differ(record, threshold(checks, VARIANTS), date))
     return found
+
+
+def _variants_differ(record: ItemRecord, rule, date: str) -> list[Finding]:
+    """A varied question whose variants' facilities differ beyond chance (`pipeline.stats.variants.homogeneity`)."""
+    test = homogeneity(record.variants, rule.min_responses)
+    if test.p is None or test.p >= rule.value:
+        return []
+    shares = "; ".join(f"{v} {record.variants[v].facility:.2f} ({record.variants[v].right} of {record.variants[v].n} right)" for v in test.tested)
+    untested = "".join(f"; {v} not tested ({why})" for v, why in test.untested)
+    return [Finding(VARIANTS, f"answers: its variants are not equally hard: facility {shares} (item-stats.json of {date}); {TEST} "
+                              f"{test.chi_square:.1f}, df {test.df}, p = {test.p:.2g}, below {rule.value:g}{untested}; look at what "
+                              "differs between the variants' values (a round number, a ratio the stem shows, a larger case): draw values "
+                              "alike in difficulty, or make the hard ones a question of their own")]
 
 
 def _negative(key: ItemKey, record: ItemRecord, limit: float, where: str) -> list[Finding]:
@@ -51,7 +69,9 @@ def _negative(key: ItemKey, record: ItemRecord, limit: float, where: str) -> lis
     if r is None or r >= limit:
         return []
     keyed = ", ".join(_option_text(key, o.id) for o in key.options if o.correct) or "?"
-    if record.strongest_choice:
+    if record.variants:  # pooled over variants whose options differ: each variant's own row names the options
+        who = "each variant's row in the stats report names the option its strongest learners chose, and its key"
+    elif record.strongest_choice:
         who = f"the strongest learners (upper 27%) chose {_option_text(key, record.strongest_choice)} most; the key is {keyed}"
     else:
         wrong = _most_chosen_wrong(record)

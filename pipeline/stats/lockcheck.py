@@ -1,5 +1,7 @@
 """`validate`'s reading of `item-stats.json`: each finding of `pipeline.stats.judge` at its question's line
-(a dead distractor at its option's line), in the objective file the question comes from."""
+(a dead distractor at its option's line), in the objective file the question comes from. A varied question is
+judged by its pooled record (its variants' answers together, and whether the variants are equally hard); its
+variants' own rows are in the stats report."""
 
 from __future__ import annotations
 
@@ -9,9 +11,9 @@ from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent
 from pipeline.position import Position
 from pipeline.stats import store
-from pipeline.stats.itemhash import item_hash
+from pipeline.stats.itemhash import answered_hash
 from pipeline.stats.judge import findings
-from pipeline.stats.match import ItemKey, key_of
+from pipeline.stats.match import ItemKey, QuestionIndex, key_of
 
 
 def check_item_stats(content: ExamContent, report: Report) -> None:
@@ -20,12 +22,13 @@ def check_item_stats(content: ExamContent, report: Report) -> None:
         return
     view = build_view(content, CitationLock.load(content.folder))
     checks = dict(content.exam.checks)
+    index = QuestionIndex.of(view)
     for q in view.questions:
-        record = data.items.get(q.id)
+        record = data.items.get(q.id)  # a varied question's: its variants pooled
         if record is None:
             continue
         key = key_of(q)
-        for finding in findings(key, record, item_hash(key), checks, data.date.isoformat()):
+        for finding in findings(key, record, answered_hash(index, q.id), checks, data.date.isoformat()):
             path, position = _place(content, key, finding.option)
             report.warning(path, position, finding.message, finding.code)
 

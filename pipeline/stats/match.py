@@ -96,6 +96,8 @@ class QuestionIndex:
 
     keys: dict[str, ItemKey]
     _stems: list[tuple[str, str]] = field(default_factory=list)  # (normalized stem, id), longest first
+    variants: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a varied question's id -> its variants' ids, 1 first
+    values: dict[str, dict] = field(default_factory=dict)  # a variant's id -> the values it was built from (for the report)
     _cache: dict[str, tuple[str | None, str]] = field(default_factory=dict)
 
     @classmethod
@@ -106,7 +108,19 @@ class QuestionIndex:
         keys |= {f"{q.id}.v{v.index}": replace(key_of(v.question), id=f"{q.id}.v{v.index}") for q in view.questions for v in q.variants}
         firsts = {f"{q.id}.v1" for q in view.questions if q.variants}  # variant 1's stem is the question's own
         stems = sorted(((normalise(k.stem), k.id) for k in keys.values() if k.id not in firsts), key=lambda s: (-len(s[0]), s[1]))
-        return cls(keys, stems)
+        variants = {q.id: tuple(f"{q.id}.v{v.index}" for v in q.variants) for q in view.questions if q.variants}
+        values = {f"{q.id}.v{v.index}": dict(v.values) for q in view.questions for v in q.variants}
+        return cls(keys, stems, variants=variants, values=values)
+
+    def counted_as(self, qid: str) -> str:
+        """The item an answer to `qid` is counted under: a varied question's own id is its variant 1 (the site's
+        answers before variants, a stem matched to variant 1's), so that `<id>` is left for the pooled record."""
+        return self.variants[qid][0] if qid in self.variants else qid
+
+    def question_of(self, item: str) -> str | None:
+        """The varied question a variant's id belongs to, or None for anything else."""
+        head, _, tail = item.rpartition(".v")
+        return head if head in self.variants and item in self.variants[head] else None
 
     def resolve(self, name: str) -> str | None:
         """A question id as the exports write it: the id itself (Moodle's idnumber), or the QTI identifier and

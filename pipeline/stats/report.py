@@ -14,11 +14,12 @@ from pathlib import Path
 
 from pipeline.check.thresholds import threshold
 from pipeline.stats import figures, intake
-from pipeline.stats.itemhash import item_hash
-from pipeline.stats.judge import Finding, findings
+from pipeline.stats.itemhash import answered_hash
+from pipeline.stats.judge import VARIANTS, Finding, findings
 from pipeline.stats.match import ItemKey, QuestionIndex
 from pipeline.stats.records import Unmatched
 from pipeline.stats.store import ItemRecord, ItemStatsFile
+from pipeline.stats.variants import TEST, Homogeneity, homogeneity
 
 MAX_UNMATCHED_LISTED = 200
 # One sentence per statistic, where it first appears: an author is not assumed to know classical test theory.
@@ -36,6 +37,11 @@ COLUMNS = (
     ("options", "a bar chart of the share choosing each option among the weakest 27% of learners, all learners and the "
                 "strongest 27%."),
 )
+POOLED = ("A varied question's row (pooled) counts every answer to any of its variants: n is their number, facility their mean score "
+          "(the variants' facilities weighted by their answers), point-biserial the correlation between an answer's score and its "
+          "learner's score without the question's variants; its variants follow it (↳), each an item of its own with its own options. "
+          "Pearson's chi-square on the variants x (full marks, not) table, over the variants with enough answers, says whether one variant is "
+          "easier or harder than the others beyond chance.")
 OPTIONS = ("In the option tables, **chosen** and **share** are how many learners picked the option and their part of all who "
            "answered; **upper 27%** and **lower 27%** count the picks among the strongest and the weakest learners by total; "
            "**point-biserial** is the correlation between picking the option and the learner's score on the rest (the key's "
@@ -56,9 +62,14 @@ class Row:
 
 
 def rows(data: ItemStatsFile, index: QuestionIndex, checks: dict) -> list[Row]:
-    found = [Row(index.keys[qid], rec, findings(index.keys[qid], rec, item_hash(index.keys[qid]), checks, data.date.isoformat()))
+    """Every item with statistics, worst first; a varied question's variants follow it, in their order."""
+    found = [Row(index.keys[qid], rec, findings(index.keys[qid], rec, answered_hash(index, qid), checks, data.date.isoformat()))
              for qid, rec in data.items.items() if qid in index.keys]
-    return sorted(found, key=lambda row: row.sort_key)
+    by_id = {r.key.id: r for r in found}
+    ranked = []
+    for row in sorted((r for r in found if index.question_of(r.key.id) is None), key=lambda row: row.sort_key):
+        ranked += [row, *(by_id[v] for v in index.variants.get(row.key.id, ()) if v in by_id)]
+    return ranked
 
 
 def _f(value: float | None, fmt: str = ".2f") -> str:
@@ -78,8 +89,10 @@ def write(out: Path, data: ItemStatsFile, index: QuestionIndex, checks: dict, un
         if row.key.is_choice and row.record.options:
             bars[row.key.id] = figures.option_bars(fig_dir / f"options-{row.key.id}.png", row.key, row.record)
             written.append(bars[row.key.id])
-    (out / "report.md").write_text(_markdown(data, ranked, bars, unmatched), encoding="utf-8")
-    (out / "report.json").write_text(json.dumps(_json(data, ranked, unmatched), indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    varied = _varied(ranked, index, threshold(checks, VARIANTS))
+    (out / "report.md").write_text(_markdown(data, ranked, bars, unmatched, index, varied), encoding="utf-8")
+    (out / "report.json").write_text(json.dumps(_json(data, ranked, unmatched, index, varied), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+                                     encoding="utf-8")
     return [out / "report.md", out / "report.json", *written]
 
 
@@ -87,7 +100,15 @@ def _where(key: ItemKey) -> str:
     return f"{key.source_file}:{key.source_line}"
 
 
-def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unmatched: list[Unmatched]) -> str:
+def _varied(ranked: list[Row], index: QuestionIndex, rule) -> dict[str, tuple[Homogeneity, float]]:
+    """Per varied question with answers: its homogeneity test over the variants with the exam's least answers, and the
+    p-value below which it warns."""
+    return {r.key.id: (homogeneity(r.record.variants, rule.min_responses), rule.value) for r in ranked
+            if r.record.variants and r.key.id in index.variants}
+
+
+def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unmatched: list[Unmatched], index: QuestionIndex,
+              varied: dict[str, tuple[Homogeneity, float]]) -> str:
     flagged = [r for r in ranked if r.found]
     lines = [f"# Item statistics: {data.exam}", "",
              f"Answers of {data.learners} learners, {data.answers} counted ({'first attempts' if data.first_attempts_only else 'all attempts'}; "
@@ -103,11 +124,20 @@ def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unm
               *(f"- **{name}**: {sentence}" for name, sentence in COLUMNS), "",
               "| # | item | source | n | facility | point-biserial | D (27%) | alpha without | findings | options |",
               "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
-    for i, r in enumerate(ranked, start=1):
+    number = 0
+    for r in ranked:
         codes = ", ".join(sorted({f.code for f in r.found})) or "–"
         figure = f"[figure](figures/{bars[r.key.id].name})" if r.key.id in bars else "–"
-        lines.append(f"| {i} | {r.key.id} | {_where(r.key)} | {r.record.n} | {_f(r.record.facility)} | {_f(r.record.point_biserial, '+.2f')} | "
-                     f"{_f(r.record.discrimination_index, '+.2f')} | {_f(r.record.alpha_if_deleted)} | {codes} | {figure} |")
+        variant = index.question_of(r.key.id) is not None
+        number += 0 if variant else 1
+        shown = f"↳ {r.key.id}" if variant else r.key.id + (" (pooled)" if r.record.variants else "")
+        lines.append(f"| {'' if variant else number} | {shown} | {_where(r.key)} | {r.record.n} | {_f(r.record.facility)} | "
+                     f"{_f(r.record.point_biserial, '+.2f')} | {_f(r.record.discrimination_index, '+.2f')} | {_f(r.record.alpha_if_deleted)} | "
+                     f"{codes} | {figure} |")
+    if varied:
+        lines += ["", f"## Varied questions ({len(varied)})", "", POOLED]
+        for r in (r for r in ranked if r.key.id in varied):
+            lines += ["", *_varied_lines(r, index, *varied[r.key.id], {row.key.id: row.record for row in ranked})]
     explained = False
     for r in flagged:
         lines += ["", f"## {r.key.id} ({_where(r.key)})", "", _md_escape(r.key.stem), ""]
@@ -124,6 +154,26 @@ def _markdown(data: ItemStatsFile, ranked: list[Row], bars: dict[str, Path], unm
         if total > MAX_UNMATCHED_LISTED:
             lines.append(f"- and {total - MAX_UNMATCHED_LISTED} more: report.json lists the first {intake.MAX_UNMATCHED_KEPT:,} of each file")
     return "\n".join(lines) + "\n"
+
+
+def _varied_lines(r: Row, index: QuestionIndex, test: Homogeneity, limit: float, records: dict[str, ItemRecord]) -> list[str]:
+    """A varied question: its pooled figures, the test across its variants, and a row per variant with its values."""
+    head = (f"**{r.key.id}** ({_where(r.key)}): {r.record.n} answers over {len(r.record.variants)} variants, facility "
+            f"{_f(r.record.facility)}, point-biserial {_f(r.record.point_biserial, '+.2f')} (pooled). ")
+    if test.p is None:
+        head += "Not tested across variants: fewer than two to compare."
+    else:
+        verdict = "their facilities differ beyond chance" if test.p < limit else "no difference beyond chance"
+        head += (f"{TEST} across {', '.join(test.tested)}: {test.chi_square:.2f}, df {test.df}, p = {test.p:.2g} "
+                 f"({'below' if test.p < limit else 'not below'} {limit:g}: {verdict}).")
+    head += "".join(f" {v} not tested ({why})." for v, why in test.untested)
+    out = [head, "", "| variant | values | n | right | facility | point-biserial | D (27%) |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for v, share in r.record.variants.items():
+        own = records.get(v)
+        values = ", ".join(f"{k} = {val if isinstance(val, str) else json.dumps(val)}" for k, val in sorted(index.values.get(v, {}).items()))
+        out.append(f"| {v} | {_md_escape(values) or '–'} | {share.n} | {'–' if share.right is None else share.right} | {_f(share.facility)} | "
+                   f"{_f(own.point_biserial if own else None, '+.2f')} | {_f(own.discrimination_index if own else None, '+.2f')} |")
+    return out
 
 
 def _option_table(r: Row) -> str:
@@ -153,14 +203,28 @@ def _md_escape(text: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
-def _json(data: ItemStatsFile, ranked: list[Row], unmatched: list[Unmatched]) -> dict:
+def _json(data: ItemStatsFile, ranked: list[Row], unmatched: list[Unmatched], index: QuestionIndex,
+          varied: dict[str, tuple[Homogeneity, float]]) -> dict:
     return {
         "exam": data.exam, "date": data.date.isoformat(), "learners": data.learners, "answers": data.answers,
         "first_attempts_only": data.first_attempts_only, "later_attempts": data.later_attempts, "alpha": data.alpha,
         "alpha_learners": data.alpha_learners, "irt_note": data.irt_note, "files": [f.model_dump() for f in data.files],
         "items": [{"id": r.key.id, "source": _where(r.key), "stem": r.key.stem, **r.record.model_dump(exclude_none=True),
-                   "letters": {o.id: o.letter for o in r.key.options},
+                   "letters": {o.id: o.letter for o in r.key.options}, **_variant_json(r, index, varied),
                    "findings": [{"code": f.code, "message": f.message, **({"option": f.option} if f.option else {})} for f in r.found]}
                   for r in ranked],
         "unmatched": [{"file": u.path.name, "row": u.row, "reason": u.reason} for u in unmatched],
     }
+
+
+def _variant_json(r: Row, index: QuestionIndex, varied: dict[str, tuple[Homogeneity, float]]) -> dict:
+    """A variant's row names its question; a varied question's row holds the homogeneity test."""
+    question = index.question_of(r.key.id)
+    if question is not None:
+        return {"question": question, "values": index.values.get(r.key.id, {})}
+    if r.key.id not in varied:
+        return {}
+    test, limit = varied[r.key.id]
+    return {"homogeneity": {"test": TEST, "tested": list(test.tested), "untested": [{"variant": v, "why": why} for v, why in test.untested],
+                            "chi_square": None if test.chi_square is None else round(test.chi_square, 4), "df": test.df,
+                            "p": None if test.p is None else float(f"{test.p:.4g}"), "threshold": limit}}

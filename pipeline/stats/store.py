@@ -43,6 +43,14 @@ class OptionRecord(_Model):
     correct: bool
 
 
+class VariantRecord(_Model):
+    """One variant's answers in its question's pooled record: what the homogeneity test across variants reads."""
+
+    n: Count
+    facility: Share | None = None
+    right: Count | None = None  # answers with full marks (None: known only from a platform's statistics)
+
+
 class ItemRecord(_Model):
     hash: Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")]
     source: Annotated[str, Field(max_length=40)]
@@ -54,6 +62,8 @@ class ItemRecord(_Model):
     options: Annotated[dict[str, OptionRecord], Field(max_length=64)] | None = None
     strongest_choice: str | None = None
     irt: dict[Literal["a", "b"], float] | None = None
+    # a varied question's record pools its variants' answers (`pipeline.stats.variants`); each variant has its own record
+    variants: Annotated[dict[str, VariantRecord], Field(max_length=100)] | None = None
 
 
 class FileRecord(_Model):

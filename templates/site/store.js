@@ -173,7 +173,8 @@
     })));
   }
   /* One row per first answer and mock answer, in the plain long format `stats` reads (issue 23). The learner is
-     a pseudonym made once per browser (never a name: the file may be shared). */
+     a pseudonym made once per browser (never a name: the file may be shared). An answer to a variant names it
+     `<id>.vN`, as the LMS exports do, so `stats` grades it by that variant's own key. */
   function responsesCsv(doc) {
     if (!doc.settings.learner) {
       var bytes = window.crypto.getRandomValues(new Uint8Array(4));
@@ -181,7 +182,7 @@
       save(doc);
     }
     return csv([["learner", "question_id", "response", "score", "time"]].concat(doc.answers.map(function (a) {
-      return [doc.settings.learner, a.card_id, responseText(a.response), a.score, a.time];
+      return [doc.settings.learner, a.variant ? a.card_id + ".v" + a.variant : a.card_id, responseText(a.response), a.score, a.time];
     })));
   }
 
