@@ -19,7 +19,7 @@ import datetime as dt
 import json
 import re
 import unicodedata
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import UsageError
@@ -76,7 +76,7 @@ class LockEntry:
         return when.date() if when else None
 
     def to_json(self) -> dict:
-        raw = asdict(self)
+        raw = {name: getattr(self, name) for name in self.__dataclass_fields__}  # every field is a value: no deep copy
         for key in DATES:
             raw[key] = raw[key].isoformat() if raw[key] else None
         raw["warnings"] = list(self.warnings) or None
