@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 from yaml.composer import Composer, ComposerError
 from yaml.constructor import SafeConstructor
-from yaml.events import AliasEvent
+from yaml.events import AliasEvent, CollectionStartEvent
 from yaml.resolver import Resolver
 
 from pipeline.errors import SourceError
@@ -178,20 +178,40 @@ class FastBoundedLoader(_Bounded, Composer, CParser, SafeConstructor, Resolver):
         SafeConstructor.__init__(self)
         Resolver.__init__(self)
         self._start()
+        self._flow = 0  # how many {...} or [...] collections the node being composed is inside
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+        event = self.peek_event()
+        flow = int(isinstance(event, CollectionStartEvent) and bool(event.flow_style))
+        self._flow += flow
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._flow -= flow
 
     def compose_scalar_node(self, anchor: str | None) -> yaml.ScalarNode:
         node = super().compose_scalar_node(anchor)
         if node.style == "":
             node.style = None
+            if self._flow and "?" in node.value:  # PyYAML ends a plain scalar of a flow collection at a `?`
+                raise _Differs("a ? in a plain scalar of a flow collection", node.start_mark)
         return node
+
+
+class _Differs(yaml.MarkedYAMLError):
+    """The text is one PyYAML reads otherwise: `compose` reads it again with `BoundedLoader`."""
+
+    def __init__(self, problem: str, mark: yaml.Mark) -> None:
+        super().__init__(problem=problem, problem_mark=mark)
 
 
 # Where libyaml and PyYAML read the same text differently (found by comparing their node trees on random
 # texts of YAML's punctuation, and on the repository's YAML files with random edits): libyaml takes a tab
 # where PyYAML refuses one, a non-specific tag `!` as a string, a comment right after a block scalar's `|` or
-# `>`, a `?` inside a plain scalar of a {...} mapping (`{weight: 70?}`, `{definition: why? because}`), places an empty value before a `,`
-# or `}` one column later, and ends the last node of a file without a final line break a line later. A text
-# with any of these (or with a `?` anywhere but before a quote or a line break) is read by PyYAML alone.
+# `>`, places an empty value before a `,` or `}` one column later, and ends the last node of a file without a
+# final line break a line later. A text with any of these, or with a `?` anywhere but before a quote or a line
+# break, is read by PyYAML alone; so is one where libyaml finds a `?` in a plain scalar of a {...} or [...]
+# collection (`{weight: 70?}`, `{stem: why?", x: y}`), where PyYAML ends the scalar (`FastBoundedLoader`).
 _NOT_FAST = re.compile(r"\t|(?:^|[\s\[\]{},:?-])!|[|>][-+0-9]*#|\?(?![\"'\n])|:[ ]*[,}\]]", re.MULTILINE)
 
 
