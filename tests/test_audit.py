@@ -154,6 +154,23 @@ def test_second_audit_of_unchanged_pages_is_answered_by_304(run_cli, sources, se
     assert again.err.rstrip().endswith("lock unchanged sources/demo/citations.lock.json")
 
 
+def test_a_torn_cached_body_is_no_copy_and_the_page_is_fetched_in_full(run_cli, sources, server):
+    # The cache is written without fsync: a crash may leave a body cut short. Its hash tells, so the next
+    # audit asks without a validator (a 304 would have it judge the torn text) and keeps a whole copy again.
+    audit(run_cli, sources)
+    before = (sources / "demo" / LOCK_NAME).read_text()
+    bodies = sorted((sources.parent / "cache").glob("*.body"))
+    assert bodies
+    for body in bodies:
+        body.write_bytes(body.read_bytes()[:10])
+    again = audit(run_cli, sources)
+    assert server.statuses("/page") == [200, 200]
+    assert [r.headers.get("If-None-Match") for r in server.requests if r.path == "/page"] == [None, None]
+    assert (sources / "demo" / LOCK_NAME).read_text() == before and again.code == 1
+    audit(run_cli, sources)
+    assert server.statuses("/page") == [200, 200, 304]  # the copy kept the second time is whole
+
+
 def test_word_diff_is_coloured_only_on_a_terminal_that_allows_colour(monkeypatch):
     from rich.console import Console
 

@@ -34,8 +34,8 @@ from enum import StrEnum
 
 import numpy as np
 from ahocorasick_rs import AhoCorasick, Implementation
-from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import LCSseq, Levenshtein
 
 from pipeline.citations.normalize import NormalizedPage, collapse, tokens, visible_form
 
@@ -120,8 +120,8 @@ def find_all(quote_texts: Sequence[str], page: NormalizedPage) -> list[Match]:
     quotes = [Quote.parse(text) for text in quote_texts]
     spans = locate_all(quotes, page)
     rest = {w for quote, where in zip(quotes, spans, strict=True) if where is None for w in quote.words}
-    page.count_all(rest)
-    page.find_positions([w for w in rest if page.count(w) <= MAX_OCCURRENCES])  # one pass for all of them
+    page.count_all(rest, MAX_OCCURRENCES)
+    page.find_positions([w for w in rest if page.at_most(w, MAX_OCCURRENCES)])  # one pass for all of them
     return [_judged(quote, page, where) for quote, where in zip(quotes, spans, strict=True)]
 
 
@@ -174,7 +174,7 @@ def _voted_starts(words: list[str], page: NormalizedPage, bucket: int) -> list[i
     start its page occurrences imply; the most voted starts win. Bounded however large the page."""
     votes: Counter[int] = Counter()
     for i, word in enumerate(words):
-        if page.count(word) <= MAX_OCCURRENCES:
+        if page.at_most(word, MAX_OCCURRENCES):
             votes.update((p - i) // bucket for p in page.positions(word))
     if not votes:  # every word is common: look around the rarest one
         rarest = min((w for w in words if page.count(w)), key=page.count, default=None)
@@ -195,13 +195,28 @@ def _aligned(target: str, page: NormalizedPage, first: int, length: int) -> tupl
     return first + a, first + max(b, a + 1)
 
 
+def _ceiling(target: str, page: NormalizedPage, first: int, length: int) -> float:
+    """The most any passage of the stretch of `length` tokens from `first` can score (`_score`), from the
+    longest subsequence the stretch has in common with `target` (bit-parallel in rapidfuzz, a fraction of an
+    alignment's cost). The score of a passage P is 2 LCS(t, P) / (|t| + |P|), and LCS(t, P) <= min(L, |P|)
+    where L = LCS(t, stretch): whatever |P|, that is at most 2 L / (|t| + L)."""
+    common = LCSseq.similarity(target, page.tokens_text(first, min(first + length, page.token_count)))
+    return 2 * common / (len(target) + common) if common else 0.0
+
+
 def _closest_span(words: list[str], page: NormalizedPage) -> tuple[float, int, int]:
     """(score, start, end in `joined`) of the passage most like `words`; (0, 0, 0) when nothing shares a word."""
     target = " ".join(words)
     slack = max(3, len(words) // 4)
-    best = (0.0, 0, 0)
-    for start in _voted_starts(words, page, slack):
-        a, b = _aligned(target, page, max(start - slack, 0), len(words) + 3 * slack)
+    length, best = len(words) + 3 * slack, (0.0, 0, 0)
+    # The best of every candidate stretch's aligned passage, whatever the order they are looked at in (a
+    # maximum): the most promising first, and none whose ceiling is below the best found so far.
+    stretches = sorted(((_ceiling(target, page, first, length), first)
+                        for first in (max(start - slack, 0) for start in _voted_starts(words, page, slack))), reverse=True)
+    for ceiling, first in stretches:
+        if best[0] and ceiling + 1e-6 < best[0]:
+            break  # no passage of this stretch or a later one can score as well: no alignment to look for
+        a, b = _aligned(target, page, first, length)
         best = max(best, (_score(target, page, a, b), a, b))
     if best[2] <= best[1]:
         return 0.0, 0, 0
@@ -218,12 +233,14 @@ def _refined(target: str, page: NormalizedPage, score: float, a: int, b: int, re
     scored. The alignment places the quote's characters and can leave a changed last word outside
     ("made of" for "made of stuff" against "made of wood"); edit distance counts a changed word once and
     keeps it in, where the Indel ratio would rather drop it."""
-    def similarity(span: tuple[int, int]) -> float:
-        return Levenshtein.normalized_similarity(target, page.tokens_text(*span))
-
     spans = [(first, end) for first in range(max(a - reach, 0), a + reach + 1)
              for end in range(max(b - reach, first + 1), min(b + reach, page.token_count) + 1)]
-    first, end = max(spans, key=similarity, default=(a, b))
+    if not spans:
+        return _score(target, page, a, b), a, b
+    # Every span scored in one call (the first of the most similar wins, as `max` would pick it).
+    similarity = process.cdist([target], [page.tokens_text(*span) for span in spans],
+                               scorer=Levenshtein.normalized_similarity, dtype=np.float64)[0]
+    first, end = spans[int(np.argmax(similarity))]
     return _score(target, page, first, end), first, end
 
 

@@ -49,7 +49,7 @@ class RedirectLog:
         """The address at the end of `url`'s redirects when every hop is permanent, else None."""
         codes, at = [], url
         with self._lock:
-            while _as_sent(at) in self.hops and len(codes) < MAX_HOPS:
+            while self.hops and _as_sent(at) in self.hops and len(codes) < MAX_HOPS:  # no redirects: no re-quoting
                 code, at = self.hops[_as_sent(at)]
                 codes.append(code)
         return at if codes and set(codes) <= PERMANENT and at != url else None

@@ -75,7 +75,8 @@ def _last_token_end(folded: str) -> int:
 # never falls inside a token, so each block's tokens are the tokens of its text, and where each block
 # starts in both forms is kept to find a passage's text again.
 BLOCK = 1 << 11
-COUNT_ONE_BY_ONE = 32  # more tokens to count than this: count every token of the page in one pass
+COUNT_ONE_BY_ONE = 32  # more tokens to count than this: count them all in two automaton passes
+SURVEY = 1 << 15  # characters of a page in which a common word already shows it is common
 _WHITESPACE = re.compile(r"\s")
 _GAPS = str.maketrans({c: " " for c in "'\"`\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"})
 _OTHER_SPACE = re.compile(r"[^\S ]")  # whitespace other than the space (only where a block is not ASCII)
@@ -105,6 +106,17 @@ def _joined_block(block: str, marks: list[str]) -> str:
     return " ".join(spaced.split())  # one C pass; the only whitespace left is the space
 
 
+def _occurrences(tokens: list[str], joined: str) -> list[list[int]]:
+    """Where each token stands in `joined` (the offset of its leading space), every occurrence, overlapping
+    ones too: one pass of an Aho-Corasick automaton of all of them."""
+    found: list[list[int]] = [[] for _ in tokens]
+    if tokens:
+        automaton = AhoCorasick([f" {token} " for token in tokens], implementation=Implementation.ContiguousNFA)
+        for index, start, _ in automaton.find_matches_as_indexes(joined, overlapping=True):
+            found[index].append(start)
+    return found
+
+
 @dataclass
 class NormalizedPage:
     """A page's visible text, normalized once: the tokens joined by single spaces, and where each block of
@@ -118,6 +130,9 @@ class NormalizedPage:
     raw: str = field(repr=False, default="")  # the page text as given (for exact matches)
     _counts: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _every: Counter[str] | None = field(default=None, init=False, repr=False, compare=False)  # every token's count
+    _surveyed: bool = field(default=False, init=False, repr=False, compare=False)  # counts exact from now on
+    _exact: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)  # ... of rare tokens
+    _over: set[str] = field(default_factory=set, init=False, repr=False, compare=False)  # ... and the common ones
     _positions: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -160,15 +175,45 @@ class NormalizedPage:
         every other one when counted alone: enough to tell a rare word from a common one)."""
         if self._every is not None:
             return self._every[token]
+        if self._surveyed:  # counted exactly (`count_all`): every token of the page counted at once
+            if token in self._exact:
+                return self._exact[token]
+            self._every = Counter(self.joined.split())
+            return self._every[token]
         if token not in self._counts:
             self._counts[token] = self.joined.count(f" {token} ")
         return self._counts[token]
 
-    def count_all(self, tokens: set[str]) -> None:
-        """Have the counts of `tokens` ready: one look a token for a few, the page's tokens all counted at once
-        for many (a quote not found asks for its words; a page of many such quotes, for hundreds)."""
-        if self._every is None and len(tokens - self._counts.keys()) > COUNT_ONE_BY_ONE:
-            self._every = Counter(self.joined.split())
+    def at_most(self, token: str, most: int) -> bool:
+        """Whether `token` stands on the page at most `most` times (as `count(token) <= most`, without counting
+        a common word's every occurrence when `count_all` looked for it)."""
+        if self._every is None and self._surveyed and token in self._over:
+            return False
+        return self.count(token) <= most
+
+    def count_all(self, tokens: set[str], most: int) -> None:
+        """Have the counts of `tokens` ready: one look a token for a few; for many (a quote not found asks for
+        its words; a page of many such quotes, for hundreds), exact counts of those that stand at most `most`
+        times, with their positions, and for the others only that they are more. Two automaton passes: over
+        the page's first SURVEY characters, where a common word already stands more than `most` times, then
+        over the whole page for the rest (counting every token of a 1 MB page with a Counter, or reporting
+        every occurrence of its common words, cost more than normalizing it)."""
+        if not self._surveyed and len(tokens - self._counts.keys()) > COUNT_ONE_BY_ONE:
+            self._surveyed = True
+        if not self._surveyed or self._every is not None:
+            return
+        wanted = sorted(tokens - self._exact.keys() - self._over)
+        cut = self.joined.find(" ", SURVEY)
+        if wanted and cut != -1:  # a prefix that ends with a space: its occurrences are the page's
+            early = _occurrences(wanted, self.joined[: cut + 1])
+            self._over.update(token for token, offsets in zip(wanted, early, strict=True) if len(offsets) > most)
+            wanted = [token for token, offsets in zip(wanted, early, strict=True) if len(offsets) <= most]
+        for token, offsets in zip(wanted, _occurrences(wanted, self.joined), strict=True):
+            if len(offsets) > most:
+                self._over.add(token)
+            else:
+                self._exact[token] = len(offsets)
+                self._positions.setdefault(token, np.searchsorted(self.spaces, offsets).tolist())
 
     def positions(self, token: str) -> list[int]:
         """The indexes where `token` stands (see `find_positions`)."""
@@ -191,10 +236,7 @@ class NormalizedPage:
         wanted = sorted({token for token in wanted if token not in self._positions})
         if not wanted:
             return
-        found: list[list[int]] = [[] for _ in wanted]
-        automaton = AhoCorasick([f" {token} " for token in wanted], implementation=Implementation.ContiguousNFA)
-        for index, start, _ in automaton.find_matches_as_indexes(self.joined, overlapping=True):
-            found[index].append(start)
+        found = _occurrences(wanted, self.joined)
         for token, offsets in zip(wanted, found, strict=True):
             self._positions[token] = np.searchsorted(self.spaces, offsets).tolist()  # a token's leading space
 

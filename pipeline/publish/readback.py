@@ -75,9 +75,14 @@ def check_depth(text: str, max_depth: int = MAX_DEPTH) -> None:
 def load(path: Path, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> tuple[object, str]:
     """The parsed file and its text (to place problems found in its fields, see `position`)."""
     text = read_text(path, max_bytes)
+    return parse(text, max_depth), text
+
+
+def parse(text: str, max_depth: int = MAX_DEPTH) -> object:
+    """The parsed text of a file `read_text` read (as `load`)."""
     check_depth(text, max_depth)
     try:
-        return json.loads(text), text
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise Unreadable(exc.msg, exc.lineno, exc.colno) from None
 
