@@ -23,32 +23,22 @@ from __future__ import annotations
 import os
 import re
 import stat
+import unicodedata
 from pathlib import Path
 
 import yaml
-from yaml.composer import Composer, ComposerError
-from yaml.constructor import SafeConstructor
-from yaml.events import AliasEvent, CollectionStartEvent
-from yaml.resolver import Resolver
+from yaml.composer import ComposerError
+from yaml.events import AliasEvent
 
 from pipeline.errors import SourceError
 from pipeline.position import Position
 from pipeline.text.linebreaks import HIDDEN_IN_SOURCES
 
-try:
-    from yaml.cyaml import CParser
-
-    FAST = True
-except ImportError:  # PyYAML built without libyaml
-    CParser, FAST = object, False
-
 MAX_FILE_BYTES = 5_000_000  # a 5,000-question objective is about 2 MB
 MAX_DEPTH = 40  # the schema needs 5 levels
 MAX_NODES = 500_000
 PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq", "merge"))
-# Unicode's Cc (control) characters, which the standard fixes for good as U+0000-U+001F and U+007F-U+009F,
-# less the tab and the line feed: one regular expression instead of a category look-up per character.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_ALLOWED_CONTROLS = frozenset("\t\n")
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")  # outside XML 1.0's Char production (the Cc ones aside)
 _LINE_BREAK_NAMES = {"\r": "CR (a carriage return without a line feed)", "\x85": "NEL (U+0085)", "\u2028": "LS (U+2028)", "\u2029": "PS (U+2029)"}
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0abtnvfre N_LP\"/\\])")
@@ -128,10 +118,11 @@ def _kind(mode: int) -> str:
     return "special file"
 
 
-class _Bounded:
-    """Composing at most MAX_DEPTH levels and MAX_NODES values (aliases expanded), over any parser's events."""
+class BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, composing at most MAX_DEPTH levels and MAX_NODES values (aliases expanded)."""
 
-    def _start(self) -> None:
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
         self._depth, self._values = 0, 0
         self._sizes: dict[int, int] = {}  # id(node) -> values it stands for, its aliases expanded
 
@@ -158,75 +149,6 @@ class _Bounded:
             raise ComposerError(None, None, f"{what} more than {MAX_NODES:,} values (an alias bomb?); write the values out", mark)
 
 
-class BoundedLoader(_Bounded, yaml.SafeLoader):
-    """PyYAML's safe loader, bounded (see `_Bounded`): pure Python, and the reference for every error."""
-
-    def __init__(self, stream: str) -> None:
-        yaml.SafeLoader.__init__(self, stream)
-        self._start()
-
-
-class FastBoundedLoader(_Bounded, Composer, CParser, SafeConstructor, Resolver):
-    """The same nodes from libyaml's scanner and parser (PyYAML's C extension, `CParser`), composed by PyYAML's
-    composer with the same bounds: several times faster on a large file. libyaml writes a plain scalar's style
-    as "" where PyYAML writes None; set back here, so that the nodes are PyYAML's, marks and all. Its errors
-    are worded as libyaml words them: `compose` reads a file that fails here again with `BoundedLoader`."""
-
-    def __init__(self, stream: str) -> None:
-        CParser.__init__(self, stream)
-        Composer.__init__(self)
-        SafeConstructor.__init__(self)
-        Resolver.__init__(self)
-        self._start()
-        self._flow = 0  # how many {...} or [...] collections the node being composed is inside
-
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
-        event = self.peek_event()
-        flow = int(isinstance(event, CollectionStartEvent) and bool(event.flow_style))
-        self._flow += flow
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._flow -= flow
-
-    def compose_scalar_node(self, anchor: str | None) -> yaml.ScalarNode:
-        node = super().compose_scalar_node(anchor)
-        if node.style == "":
-            node.style = None
-            if self._flow and "?" in node.value:  # PyYAML ends a plain scalar of a flow collection at a `?`
-                raise _Differs("a ? in a plain scalar of a flow collection", node.start_mark)
-        return node
-
-
-class _Differs(yaml.MarkedYAMLError):
-    """The text is one PyYAML reads otherwise: `compose` reads it again with `BoundedLoader`."""
-
-    def __init__(self, problem: str, mark: yaml.Mark) -> None:
-        super().__init__(problem=problem, problem_mark=mark)
-
-
-# Where libyaml and PyYAML read the same text differently (found by comparing their node trees on random
-# texts of YAML's punctuation, and on the repository's YAML files with random edits): libyaml takes a tab
-# where PyYAML refuses one, a non-specific tag `!` as a string, a comment right after a block scalar's `|` or
-# `>`, places an empty value before a `,` or `}` one column later, and ends the last node of a file without a
-# final line break a line later. A text with any of these, or with a `?` anywhere but before a quote or a line
-# break, is read by PyYAML alone; so is one where libyaml finds a `?` in a plain scalar of a {...} or [...]
-# collection (`{weight: 70?}`, `{stem: why?", x: y}`), where PyYAML ends the scalar (`FastBoundedLoader`).
-_NOT_FAST = re.compile(r"\t|(?:^|[\s\[\]{},:?-])!|[|>][-+0-9]*#|\?(?![\"'\n])|:[ ]*[,}\]]", re.MULTILINE)
-
-
-def compose(text: str) -> yaml.Node | None:
-    """The node tree of `text`, bounded; read with libyaml when PyYAML has it (`FastBoundedLoader`) and the
-    text has none of `_NOT_FAST`, and again with `BoundedLoader` when that fails, so that every error is
-    PyYAML's own, at its own place."""
-    if FAST and text.endswith("\n") and not _NOT_FAST.search(text):
-        try:
-            return yaml.compose(text, Loader=FastBoundedLoader)
-        except yaml.YAMLError:
-            pass
-    return yaml.compose(text, Loader=BoundedLoader)
-
-
 def reader_position(text: str, index: int) -> Position:
     """Line and column of a character index, for PyYAML's ReaderError (which gives only the index)."""
     line = text.count("\n", 0, index) + 1
@@ -239,8 +161,7 @@ def scalar_problem(node: yaml.Node, value: object, text: str) -> tuple[Position,
         return _at(node), f"unknown tag '{node.tag}'; sources are plain YAML data (remove the tag)"
     if not isinstance(value, str):
         return None
-    found_control = _CONTROL.search(value)
-    bad = found_control[0] if found_control else None
+    bad = next((c for c in value if unicodedata.category(c) == "Cc" and c not in _ALLOWED_CONTROLS), None)
     if bad is not None:
         where = _escape_position(node, bad, text) or _at(node)
         return where, f"control character U+{ord(bad):04X} in the text; remove it (it would corrupt the outputs)"

@@ -21,7 +21,7 @@ import yaml
 
 from pipeline.errors import SourceError
 from pipeline.load import yamlhints
-from pipeline.load.limits import compose, hidden_line_break, read_regular, reader_position, scalar_problem
+from pipeline.load.limits import BoundedLoader, hidden_line_break, read_regular, reader_position, scalar_problem
 from pipeline.position import Position
 
 PathKey = tuple[str | int, ...]
@@ -160,7 +160,7 @@ def parse_yaml(path: Path, text: str) -> YamlDocument:
     if hidden := hidden_line_break(text):
         raise SourceError(path, *hidden)
     try:
-        node = compose(text)
+        node = yaml.compose(text, Loader=BoundedLoader)
     except yaml.reader.ReaderError as exc:
         raise SourceError(path, reader_position(text, exc.position), f"control character U+{exc.character:04X} in the file; remove it (it would corrupt the outputs)") from None
     except yaml.MarkedYAMLError as exc:
