@@ -26,21 +26,9 @@ import pytest
 from scipy.stats import chi2_contingency
 
 from tests.conftest import ROOT, TODAY
-from tests.variantkit import line_of, write_varied
+from tests.variantkit import SINGLE, line_of, write_varied
 
-BYTES = '''
-- id: 1.1-bytes
-  type: single
-  stem: "A weight of {{ bits }} bits takes how many bytes?"
-  options: ["{{ right }}", "{{ wrong }}", "{{ other }}"]
-  answer: "{{ right }}"
-  explanation: "{{ bits }} / 8 = {{ right }}."
-  key_points: [1.1-size]
-  variants:
-    count: 3
-    combine: zip
-    values: {bits: [16, 32, 64], right: ["two", "four", "eight"], wrong: ["sixteen", "thirty-two", "sixty-four"], other: ["one", "three", "five"]}
-'''
+BYTES = SINGLE.replace("1.1-single", "1.1-bytes")
 EVEN = '''
 - id: 1.1-even
   type: true_false

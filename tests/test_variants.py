@@ -8,7 +8,7 @@ import re
 
 from tests.conftest import TODAY
 from tests.examplekit import Canary
-from tests.variantkit import PLAIN, SAFE_RATIO, line_of, objective, write_varied
+from tests.variantkit import PLAIN, SAFE_RATIO, ZIP, line_of, objective, write_varied
 
 
 def varied_code(qid: str, code: str, *, kind: str = "numeric", extra: str = "", count: int = 3) -> str:
@@ -137,24 +137,13 @@ def test_variant_code_gets_the_examples_sandbox_no_network_no_files(tmp_path, ru
 
 
 def test_values_form_zips_and_needs_no_lock(tmp_path, run_cli):
-    question = '''
-- id: 1.1-zip
-  type: numeric
-  stem: "A model of {{ params }} billion weights at {{ bits }} bits: how many GB?"
-  answer: "{{ gb }}"
-  explanation: "{{ params }} x {{ bits }} / 8."
-  key_points: [1.1-size]
-  variants:
-    count: 2
-    combine: zip
-    values: {params: [7, 13, 70], bits: [4, 8, 16], gb: [3.5, 13, 140]}
-'''
+    question = ZIP.replace("bits: [4, 4, 16], gb: [3.5, 6.5, 140]", "bits: [4, 8, 16], gb: [3.5, 13, 140]")  # 13 GB: a number the stem shows
     sources = write_varied(tmp_path, question)
     result = run_cli("validate", "--sources", str(sources), "--today", TODAY, cwd=tmp_path)
     assert result.code == 1 and "the answer 13 is one of the numbers the stem shows" in findings(result.out, "variant-answer-shown")[0]
     turned_down = write_varied(tmp_path, question, exam_extra="checks: {variant-answer-shown: \"off\"}\n")
     assert run_cli("validate", "--sources", str(turned_down), "--today", TODAY, cwd=tmp_path).code == 0
-    fixed = write_varied(tmp_path, question.replace("bits: [4, 8, 16], gb: [3.5, 13, 140]", "bits: [4, 4, 16], gb: [3.5, 6.5, 140]"))
+    fixed = write_varied(tmp_path, ZIP)
     result = run_cli("validate", "--sources", str(fixed), "--today", TODAY, cwd=tmp_path)
     assert result.code == 0, result.out
     assert not (sources / "demo" / "variants.lock.json").exists()

@@ -13,22 +13,11 @@ import subprocess
 import sys
 
 from tests.conftest import ROOT, TODAY
-from tests.variantkit import PLAIN, SAFE_RATIO, objective, write_varied
+from tests.variantkit import PLAIN, SAFE_RATIO, ZIP, objective, write_varied
 
 REPLAYED = "nothing validated or drawn again"
 OTHER = SAFE_RATIO.replace("1.1-ratio", "1.1-other").replace("How many times smaller", "By what factor is it smaller")
-VALUES = '''
-- id: 1.1-zip
-  type: numeric
-  stem: "A model of {{ params }} billion weights at {{ bits }} bits: how many GB?"
-  answer: "{{ gb }}"
-  explanation: "{{ params }} x {{ bits }} / 8."
-  key_points: [1.1-size]
-  variants:
-    count: 2
-    combine: zip
-    values: {params: [7, 13, 70], bits: [4, 4, 16], gb: [3.5, 6.5, 140]}
-'''
+VALUES = ZIP
 
 
 def closing(err: str) -> str:

@@ -14,25 +14,12 @@ import pytest
 from tests.conftest import TODAY
 from tests.kit.moodle import importer_problems
 from tests.lmskit import parse_gift
-from tests.variantkit import RATIO, write_varied
+from tests.variantkit import SAFE_RATIO, SINGLE, write_varied
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 Q12 = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
-SAFE_RATIO = RATIO.replace("(2, 4, 8)", "(2, 8)")
 
-EVERY_TYPE = [SAFE_RATIO, '''
-- id: 1.1-single
-  type: single
-  stem: "A weight of {{ bits }} bits takes how many bytes?"
-  options: ["{{ right }}", "{{ wrong }}", "{{ other }}"]
-  answer: "{{ right }}"
-  explanation: "{{ bits }} / 8 = {{ right }}."
-  key_points: [1.1-size]
-  variants:
-    count: 3
-    combine: zip
-    values: {bits: [16, 32, 64], right: ["two", "four", "eight"], wrong: ["sixteen", "thirty-two", "sixty-four"], other: ["one", "three", "five"]}
-''', '''
+EVERY_TYPE = [SAFE_RATIO, SINGLE, '''
 - id: 1.1-multiple
   type: multiple
   stem: "Which formats take at most {{ limit }} bits a weight?"

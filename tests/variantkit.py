@@ -69,6 +69,35 @@ RATIO = '''
 
 SAFE_RATIO = RATIO.replace("(2, 4, 8)", "(2, 8)")  # 16/4 = 4 would be a number the stem shows
 
+# a single choice drawn from `values:` lists, zipped (one variant per position)
+SINGLE = '''
+- id: 1.1-single
+  type: single
+  stem: "A weight of {{ bits }} bits takes how many bytes?"
+  options: ["{{ right }}", "{{ wrong }}", "{{ other }}"]
+  answer: "{{ right }}"
+  explanation: "{{ bits }} / 8 = {{ right }}."
+  key_points: [1.1-size]
+  variants:
+    count: 3
+    combine: zip
+    values: {bits: [16, 32, 64], right: ["two", "four", "eight"], wrong: ["sixteen", "thirty-two", "sixty-four"], other: ["one", "three", "five"]}
+'''
+
+# a numeric question from zipped `values:`, none of whose answers the stem shows
+ZIP = '''
+- id: 1.1-zip
+  type: numeric
+  stem: "A model of {{ params }} billion weights at {{ bits }} bits: how many GB?"
+  answer: "{{ gb }}"
+  explanation: "{{ params }} x {{ bits }} / 8."
+  key_points: [1.1-size]
+  variants:
+    count: 2
+    combine: zip
+    values: {params: [7, 13, 70], bits: [4, 4, 16], gb: [3.5, 6.5, 140]}
+'''
+
 PLAIN = """
 - id: 1.1-plain
   type: true_false
