@@ -19,12 +19,14 @@ Conventions a consumer can rely on:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from pipeline.questions import TYPES
+from pipeline.shapes import registry
 from schema.citation_status import Status
+from schema.fields import BankModel
 
 # 2.0: a question's answerable content moved into `parts` (one interaction shape each), replacing the
 # per-type fields options, pairs, answers, items, correct_order and accepted_answers; `numeric` added.
@@ -50,12 +52,6 @@ DropReason = Literal[
     "item-one-wrong-option", "item-option-contradicts-stem", "item-mixed-option-kinds", "item-numbers-out-of-order", "item-reused-options",
 ]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
-
-
-class BankModel(BaseModel):
-    """Base of every bank model: unknown keys are errors, every field is required (null when not applicable)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class BankSection(BankModel):
@@ -153,7 +149,9 @@ class NumericPart(BankModel):
     unit: str | None = Field(description="The unit the number is in, e.g. GB; a learner may type it after the number. Null when none.")
 
 
-BankPart = Annotated[ChoicesPart | TextPart | PairsPart | SequencePart | NumericPart, Field(discriminator="shape")]
+# The built-in shapes' parts, then each shape folder's own (pipeline/shapes/<name>/: its `bank_model`).
+BankPart = Annotated[Union[(ChoicesPart, TextPart, PairsPart, SequencePart, NumericPart,  # noqa: UP007
+                            *(s.bank_model for s in registry.shapes().values() if s.bank_model is not None))], Field(discriminator="shape")]
 
 
 class BankCitation(BankModel):
