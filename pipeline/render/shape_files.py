@@ -48,5 +48,14 @@ def shapes_with(output: str, templates: Path, kinds: tuple[str, ...]) -> frozens
 
 def scripts() -> dict[str, Path]:
     """assets/ name -> file, for the folder shapes' site scripts (loaded after grade.js, before site.js)."""
-    return {f"shape-{name}.js": spec.folder / "site.js" for name, spec in registry.shapes().items()
-            if spec.folder is not None and (spec.folder / "site.js").is_file()}
+    return _own("site.js", "js")
+
+
+def styles() -> dict[str, Path]:
+    """assets/ name -> file, for the folder shapes' stylesheets (linked after site.css)."""
+    return _own("site.css", "css")
+
+
+def _own(file: str, suffix: str) -> dict[str, Path]:
+    return {f"shape-{name}.{suffix}": spec.folder / file for name, spec in registry.shapes().items()
+            if spec.folder is not None and (spec.folder / file).is_file()}

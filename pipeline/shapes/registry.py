@@ -49,7 +49,7 @@ class Shape:
     writers: Mapping[str, str | Reason]  # output -> "module:function", or why it has none
     self_graded: Callable[[object], bool] = lambda part: False  # the learner compares with a model answer
     # a folder shape's own files beside its Python: site.html.j2 (the input), site.answer.html.j2 (the answer
-    # folded under it), site.js (registers its reader, grader and words with grade.js), guide.html.j2
+    # folded under it), site.js (registers its reader, grader and words with grade.js), site.css, guide.html.j2
     folder: Path | None = None
     bank_model: type | None = None  # a folder shape's own bank.json model (schema/bank.py adds it to the union)
     docs: str = ""  # one line for the contributors' docs

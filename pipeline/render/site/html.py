@@ -71,7 +71,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(markdown=markdown, inline=markdown_inline, strip_cloze=cloze.strip, plain=to_plain, link=_link,
                        safe_id=paths.safe)
-    env.globals.update(shape_scripts=sorted(shape_files.scripts()), paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded, report_url=report_url)
+    env.globals.update(shape_scripts=sorted(shape_files.scripts()), shape_styles=sorted(shape_files.styles()), paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded, report_url=report_url)
     return env
 
 

@@ -112,7 +112,7 @@ def render(ctx: RenderContext) -> list[Path]:
     written = [_write(root / name, point(render_page(template, **values))) for name, (template, values) in pages(view, ctx.warnings).items()]
     assets = root / paths.ASSETS
     written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
-    written += [_write(assets / name, file.read_bytes()) for name, file in shape_files.scripts().items()]
+    written += [_write(assets / name, file.read_bytes()) for name, file in {**shape_files.scripts(), **shape_files.styles()}.items()]
     written += [_write(assets / name, content) for name, content in vendor.files(vendor.TS_FSRS.name).items()]
     schema = schema_text(PROGRESS_SCHEMA, Progress)
     written.append(_write(assets / PROGRESS_SCHEMA, schema))
