@@ -37,7 +37,9 @@ from schema.fields import BankModel
 # 2.4: `media`: the image files the texts show, each copied to `media/<path>` beside bank.json with its
 #      SHA-256 (Markdown fields point at them as `media:<path>`, the `_html` twins as `media/<path>`).
 # 2.5: the distractor lint's drop reasons (pipeline/check/distractor_lint.py), item-reused-options naming the item it repeats in duplicate_of.
-SCHEMA_VERSION = "2.5"  # bump the major part when a consumer would break; the minor when fields are added
+# 2.6: the `cloze` part (pipeline/shapes/cloze/: a passage's segments and its gaps, each with its accepted answers)
+#      and the `cloze` question type.
+SCHEMA_VERSION = "2.6"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]

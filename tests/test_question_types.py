@@ -33,6 +33,7 @@ EXAMPLES = {
     "matching": {"pairs": [{"prompt": "one", "answer": "1"}, {"prompt": "two", "answer": "2"}], "extra_answers": ["3"]},
     "ordering": {"items": ["x", "y", "z"]},
     "numeric": {"answer": 3.14, "tolerance": 0.01, "unit": "GB"},
+    "cloze": {"text": "Keep the [___] and split the [___].", "gaps": [["model"], ["batch", "minibatch"]]},
 }
 
 
