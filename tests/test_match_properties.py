@@ -69,3 +69,18 @@ def test_an_added_negation_is_not_found(case, data):
     words, quote = case
     quote.insert(data.draw(st.integers(1, len(quote))), "not")
     assert not find(" ".join(quote), page_of(words)).found
+
+
+@given(st.lists(st.text(alphabet="ab \u00e9\u6f22.", min_size=1, max_size=4), min_size=1, max_size=5, unique=True),
+       st.text(alphabet="ab \u00e9\u6f22.", max_size=60))
+def test_the_automaton_reports_character_offsets_whether_or_not_the_text_is_ascii(patterns, text):
+    # An ASCII text is searched as bytes (`normalize.matches`): its offsets must still be the characters' and
+    # every occurrence, overlapping ones too, must be reported as the str automaton reports them.
+    from ahocorasick_rs import AhoCorasick, Implementation
+
+    from pipeline.citations.normalize import matches
+
+    expected = AhoCorasick(patterns, implementation=Implementation.ContiguousNFA).find_matches_as_indexes(text, overlapping=True)
+    found = matches(patterns, text)
+    assert [tuple(m) for m in found] == [tuple(m) for m in expected]
+    assert all(text[start:end] == patterns[index] for index, start, end in found)

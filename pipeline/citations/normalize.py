@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import islice
 
 import numpy as np
-from ahocorasick_rs import AhoCorasick, Implementation
+from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
 # Removed before anything else: they split words on the page without being visible.
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
@@ -106,13 +106,24 @@ def _joined_block(block: str, marks: list[str]) -> str:
     return " ".join(spaced.split())  # one C pass; the only whitespace left is the space
 
 
+def matches(patterns: list[str], text: str) -> list[tuple[int, int, int]]:
+    """(pattern index, start, end) of every occurrence of every pattern in `text`, overlapping ones too, in
+    order of their ends: one pass of an Aho-Corasick automaton (quick to build, run once). An ASCII text
+    (most pages' joined form) is searched as bytes, whose offsets are then its characters' offsets: the
+    `str` automaton maps each match's UTF-8 offsets back to characters, a fifth of the pass (4.4 ms against
+    3.6 ms over a 1 MB page, issue 36)."""
+    if text.isascii() and all(pattern.isascii() for pattern in patterns):
+        automaton = BytesAhoCorasick([pattern.encode("ascii") for pattern in patterns], implementation=Implementation.ContiguousNFA)
+        return automaton.find_matches_as_indexes(text.encode("ascii"), overlapping=True)
+    return AhoCorasick(patterns, implementation=Implementation.ContiguousNFA).find_matches_as_indexes(text, overlapping=True)
+
+
 def _occurrences(tokens: list[str], joined: str) -> list[list[int]]:
     """Where each token stands in `joined` (the offset of its leading space), every occurrence, overlapping
     ones too: one pass of an Aho-Corasick automaton of all of them."""
     found: list[list[int]] = [[] for _ in tokens]
     if tokens:
-        automaton = AhoCorasick([f" {token} " for token in tokens], implementation=Implementation.ContiguousNFA)
-        for index, start, _ in automaton.find_matches_as_indexes(joined, overlapping=True):
+        for index, start, _ in matches([f" {token} " for token in tokens], joined):
             found[index].append(start)
     return found
 
