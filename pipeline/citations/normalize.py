@@ -35,6 +35,12 @@ _SAME_LENGTH = str.maketrans(
 UNSPACED = ("\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
             "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f")
 TOKEN = re.compile(rf"[{UNSPACED}]|[^\W{UNSPACED}]+|[^\w\s'\"`]")
+# Every character that is not a token's is whitespace or a quote mark, and every other one starts a token, so
+# the tokens from a place on are: the gap skipped, the longest token there, and so on. SKIP takes SKIP_RUN of
+# them in one match, as `TOKEN.finditer` would find them (possessive and atomic: no word is split to make up
+# the count, and fewer tokens than that left is no match).
+SKIP_RUN = 64
+SKIP = re.compile(rf"(?>[\s'\"`]*+(?>[{UNSPACED}]|[^\W{UNSPACED}]++|[^\w\s'\"`])){{{SKIP_RUN}}}")
 
 
 def visible_form(text: str) -> str:
@@ -291,7 +297,10 @@ class NormalizedPage:
         skip = joined.count(" ", self.block_joined[block], start)  # the block's tokens before `start`
         tokens_in = joined.count(" ", start, end)  # ... and after the first one, up to `end`
         last_start = joined.rfind(" ", start, end) + 1 if tokens_in else start
-        found = TOKEN.finditer(self.folded, self.block_text[block])
+        at = self.block_text[block]
+        while skip >= SKIP_RUN and (run := SKIP.match(self.folded, at)):  # a block's tokens: hundreds to skip
+            at, skip = run.end(), skip - SKIP_RUN
+        found = TOKEN.finditer(self.folded, at)
         first = next(islice(found, skip, None), None)
         last = first if not tokens_in or first is None else next(islice(found, tokens_in - 1, None), None)
         if first is None or last is None:
