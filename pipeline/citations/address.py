@@ -28,7 +28,7 @@ import idna
 
 from pipeline.citations.netpolicy import Refused, check_url
 from pipeline.text.linebreaks import LINE_BREAKS
-from schema.fields import PARAGRAPH, _absolute_http_url
+from pipeline.vocabulary.fields import PARAGRAPH, _absolute_http_url
 
 MAX_LENGTH = PARAGRAPH  # schema.models.HttpUrl: what a source may hold
 _UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"

@@ -15,13 +15,13 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
+from pipeline.diagnostics import Position
 from pipeline.examples.compare import matches, normalise, unified_diff
 from pipeline.examples.environments import Environment, EnvironmentFailed, Environments, requirement_name
 from pipeline.examples.lock import ExamplesLock, LockEntry, RunEnvironment, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.examples.sandbox import Interpreter, Limits, Outcome, Sandbox
 from pipeline.load.content import ExamContent, ObjectiveFile
-from pipeline.position import Position
 from schema.example_status import ExampleStatus
 from schema.models import Example
 

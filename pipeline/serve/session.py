@@ -16,8 +16,8 @@ from pathlib import Path
 from pipeline import config
 from pipeline.build import Plan, build
 from pipeline.check.validate import validate
-from pipeline.cli import say
-from pipeline.cli.crash import environment_message
+from pipeline.console import say
+from pipeline.console.crash import environment_message
 from pipeline.diagnostics import Severity
 from pipeline.errors import PipelineError
 from pipeline.serve.status import Status
