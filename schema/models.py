@@ -34,7 +34,6 @@ from pipeline.vocabulary.fields import (  # noqa: F401  (re-exported: the conten
     FeedbackTemplate,
     HttpUrl,
     ItemId,
-    LongText,
     Markdown,
     ObjectiveId,
     Paragraph,

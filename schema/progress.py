@@ -17,7 +17,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-PROGRESS_FORMAT = "exam-prep-progress"
 PROGRESS_VERSION = 1  # a new version when an older site could no longer read the document
 
 Hash = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$", description="The question's content hash (bank.json content_hash) when this was recorded.")]
