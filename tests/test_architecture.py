@@ -24,7 +24,7 @@ CODE = (ROOT / "pipeline", ROOT / "schema")
 EXACT = frozenset({"pipeline"})
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline", "pipeline.vocabulary", "pipeline.errors", "pipeline.paths", "pipeline.diagnostics", "pipeline.today",
-     "pipeline.text", "pipeline.prog"),  # the vocabulary: no stage of its own
+     "pipeline.text"),  # the vocabulary: no stage of its own
     ("pipeline.shapes",),  # interaction shapes and grading
     ("pipeline.questions",),  # question types: their models, checks and parts
     ("schema",),  # the content model and the bank's contract: one component, above the types it unites

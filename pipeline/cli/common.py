@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from pipeline import config
 from pipeline.console import say
 from pipeline.diagnostics import Diagnostic, Position, Report, Severity
-from pipeline.prog import command
+from pipeline.text.prog import command
 from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 

@@ -22,7 +22,7 @@ from pipeline.cli.missing import message as missing_message
 from pipeline.cli.options import global_options
 from pipeline.console.crash import environment_message, report_crash
 from pipeline.errors import PipelineError, UsageError
-from pipeline.prog import prog
+from pipeline.text.prog import prog
 from pipeline.text.terminal import for_terminal
 
 

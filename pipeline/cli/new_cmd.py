@@ -20,7 +20,7 @@ from pipeline.errors import PipelineError
 from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import SCHEMAS, TEMPLATES
-from pipeline.prog import command, prog
+from pipeline.text.prog import command, prog
 from pipeline.text.slug import slug
 from pipeline.today import resolve_today
 

@@ -16,7 +16,7 @@ from pipeline.examples.lock import ExamplesLock, LockEntry, example_hash
 from pipeline.examples.requirements import exam_requirements, read_requirements_file, requirement_set
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
-from pipeline.prog import command
+from pipeline.text.prog import command
 from schema.example_status import ExampleStatus
 from schema.models import Example
 

@@ -15,9 +15,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.errors import UsageError
-from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
+from pipeline.text.prog import COMMAND, command
 
 NAME = "item-stats.json"
 FORMAT = 1
