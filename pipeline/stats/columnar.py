@@ -1,22 +1,27 @@
 """Classical test theory computed by the engine: sums per item, per option and per score level, never a row in Python.
 
-Input: the engine's `answers` table, one row per answer (learner, item, score, when, file, order, pair) and
+Input: the engine's `answers` view, one row per answer (learner, item, score, when, file, order, pair, grade) and
 `pair_option` (which options each graded response chose). Steps, each one SQL statement:
 
-1. `tot`: each learner's total over their answers, how many, and (a bitmap of the items) whether any item
-   was answered twice. Only then is there a step 2, which costs more than all the others together.
+1. `tot`: each learner's total over their answers, how many, the sum of their items' numbers, and bitmaps of
+   the items answered and of those with full marks (whether any item was answered twice, the items answered,
+   and the 2PL fit's sample: `score_matrix`); with no score given, also the list of their grades. Only when
+   an item was answered twice is there a step 2, which costs more than all the others together.
 2. `f`: each learner's first answer to each item (earliest time; untimed after timed; then file name and
    order, as Moodle counts first attempts), or the last with `all_attempts`, and `tot` again over them.
-   Without repeats `f` is `answers` itself. Then `j`: each counted answer with its learner's total, learners
-   by number (`tot.lid`); every sum below is over `j`.
-3. Per item: n, the mean, and the item-rest correlation (DuckDB's `corr`, a numerically stable one-pass
-   covariance), with min and max to tell a constant column.
-4. Per item and total score (a *level*): learners and their summed item score; per item, option and level:
+   Without repeats `f` is `answers` itself. `j` (a view): each counted answer with its learner's total,
+   learners by number (`tot.lid`), for what needs a learner's answers (varied questions, the fallback sample).
+3. `g`: the counted answers grouped by item, option pair, score, the learner's total and whether the learner
+   answered every item or missed exactly one (and which): tens of thousands of rows for 10 M answers. Made from
+   the learners' lists of grades when there are (no join of every answer to its learner), else from j. Every
+   sum below is over g.
+4. Per item: n, the mean, and the item-rest correlation from centred sums (two passes over g), with min and
+   max to tell a constant column.
+5. Per item and total score (a *level*): learners and their summed item score; per item, option and level:
    learners who chose it. The tie-aware 27% groups are weights per level (`pipeline.stats.ctt._bottom`: levels
    wholly past the cut count 1, the level at the cut the share of its learners that fills the group), so D
-   and the options' upper and lower counts are sums over levels. The levels' table has at most one row per
-   item and distinct total, which the engine keeps (spilling if a file makes it huge).
-5. Cronbach's alpha over the learners who answered every item, and alpha without item j over those who
+   and the options' upper and lower counts are sums over levels.
+6. Cronbach's alpha over the learners who answered every item, and alpha without item j over those who
    answered every item but possibly j, from per-item sums of x, x^2 and x*total (item by item for the few
    learners who missed exactly j). With varied questions, over questions: a question's variants are one item.
 

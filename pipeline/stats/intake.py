@@ -1,11 +1,11 @@
-"""Every response file into the engine's one long table of answers: `answers` and `pair_option`.
+"""Every response file into the engine's one long view of answers: `answers` and `pair_option`.
 
 A file is told by its first bytes, not its name: gzip is unpacked as read; Parquet starts with `PAR1`;
 JSON Lines with `{`; anything else is CSV. The long layout (learner, question_id, response, score, time),
 in any of these, is read by the engine itself: one pass into a table of the cleaned cells (neutralised
 cells undone, spaces trimmed as Python's `str.strip`), checked by SQL; every distinct (question,
 response) is graded once in Python (`formats.long.grade`, the one grading); the answers are then a join in
-the engine. Python never holds a row. The LMS exports (Moodle, Canvas: a few MB, one row per learner or
+the engine (a view: made again by each pass over it, never held). Python never holds a row. The LMS exports (Moodle, Canvas: a few MB, one row per learner or
 item) are read by their parsers as before and their answers handed to the engine.
 
 Any problem raises the message reading the file whole gave: a row the SQL checks flag is explained by
