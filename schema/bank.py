@@ -25,8 +25,8 @@ from pydantic import Field
 
 from pipeline.questions import TYPES
 from pipeline.shapes import registry
+from pipeline.vocabulary.fields import BankModel
 from schema.citation_status import Status
-from schema.fields import BankModel
 
 # 2.0: a question's answerable content moved into `parts` (one interaction shape each), replacing the
 # per-type fields options, pairs, answers, items, correct_order and accepted_answers; `numeric` added.

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 
 from pipeline.questions import make_question, type_of
 from pipeline.shapes import grading, registry
-from pipeline.stats import grading as stats_grading
+from pipeline.stats import responses as stats_responses
 from pipeline.stats.match import key_of
 from schema.export import SCHEMA_DIR
 from tests.kit.anki import import_package
@@ -180,8 +180,8 @@ def test_stats_reads_a_cloze_response_in_the_long_format_and_moodle_s_summary(bu
     assert key.auto and key.shape == "cloze"
     for raw, form, want in (("model|tensor", "ids", 0.5), ("g2=minibatch|g1=weights", "ids", 1.0),
                             ("part 1: Model; part 2: batches", "summary", 1.0), ("part 2: batch", "summary", 0.5)):
-        _, response = stats_grading.read(key, raw, form)
-        assert stats_grading.score(key, response) == want, (raw, form)
+        _, response = stats_responses.read(key, raw, form)
+        assert stats_responses.score(key, response) == want, (raw, form)
 
 
 @pytest.fixture(scope="module")

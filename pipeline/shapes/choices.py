@@ -67,7 +67,7 @@ SHAPE = Shape(
              "anki_front": "pipeline.render.anki.card_fields:_choices_front", "anki_back": "pipeline.render.anki.card_fields:_choices_back",
              "moodle": "pipeline.render.lms.moodle:_choices", "qti21": "pipeline.render.lms.qti21:_choices",
              "canvas": "pipeline.render.lms.canvas:_choices", "gift": "pipeline.render.lms.gift:_choices",
-             "stats_key": "pipeline.stats.match:choices_fields", "stats_read": "pipeline.stats.grading:read_choices"},
+             "stats_key": "pipeline.stats.match:choices_fields", "stats_read": "pipeline.stats.responses:read_choices"},
     docs="pick one option, or several",
     rank=1,
 )

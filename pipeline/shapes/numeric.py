@@ -57,7 +57,7 @@ SHAPE = Shape(
              "anki_front": "pipeline.render.anki.card_fields:_numeric_front", "anki_back": "pipeline.render.anki.card_fields:_numeric_back",
              "moodle": "pipeline.render.lms.moodle:_numeric", "qti21": "pipeline.render.lms.qti21:_numeric",
              "canvas": "pipeline.render.lms.canvas:_numeric", "gift": "pipeline.render.lms.gift:_numeric",
-             "stats_key": "pipeline.stats.match:no_fields", "stats_read": "pipeline.stats.grading:read_as_given"},
+             "stats_key": "pipeline.stats.match:no_fields", "stats_read": "pipeline.stats.responses:read_as_given"},
     docs="give a number, within a tolerance",
     rank=5,
 )

@@ -62,7 +62,7 @@ SHAPE = Shape(
              "anki_front": "pipeline.render.anki.card_fields:_pairs_front", "anki_back": "pipeline.render.anki.card_fields:_pairs_back",
              "moodle": "pipeline.render.lms.moodle:_pairs", "qti21": "pipeline.render.lms.qti21:_pairs",
              "canvas": "pipeline.render.lms.canvas:_pairs", "gift": "pipeline.render.lms.gift:_pairs",
-             "stats_key": "pipeline.stats.match:pairs_fields", "stats_read": "pipeline.stats.grading:read_pairs"},
+             "stats_key": "pipeline.stats.match:pairs_fields", "stats_read": "pipeline.stats.responses:read_pairs"},
     docs="match each prompt with an answer",
     rank=3,
 )

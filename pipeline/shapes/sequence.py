@@ -45,7 +45,7 @@ SHAPE = Shape(
              "moodle": "pipeline.render.lms.moodle:_sequence", "qti21": "pipeline.render.lms.qti21:_sequence",
              "canvas": Reason("Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"),
              "gift": Reason("GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"),
-             "stats_key": "pipeline.stats.match:sequence_fields", "stats_read": "pipeline.stats.grading:read_sequence"},
+             "stats_key": "pipeline.stats.match:sequence_fields", "stats_read": "pipeline.stats.responses:read_sequence"},
     docs="put items in order",
     rank=4,
 )

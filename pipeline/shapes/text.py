@@ -49,7 +49,7 @@ SHAPE = Shape(
              "anki_front": "pipeline.render.anki.card_fields:_nothing_front", "anki_back": "pipeline.render.anki.card_fields:_text_back",
              "moodle": "pipeline.render.lms.moodle:_text", "qti21": "pipeline.render.lms.qti21:_text",
              "canvas": "pipeline.render.lms.canvas:_text", "gift": "pipeline.render.lms.gift:_text",
-             "stats_key": "pipeline.stats.match:no_fields", "stats_read": "pipeline.stats.grading:read_as_given"},
+             "stats_key": "pipeline.stats.match:no_fields", "stats_read": "pipeline.stats.responses:read_as_given"},
     docs="write a word, a phrase or a paragraph",
     rank=2,
 )

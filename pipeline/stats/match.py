@@ -24,7 +24,7 @@ QTI_PREFIX = "q_"
 
 
 @dataclass(frozen=True)
-class Option:
+class OptionKey:
     id: str
     letter: str
     text: str  # plain text
@@ -41,7 +41,7 @@ class ItemKey:
     shape: str  # choices, text, pairs, sequence or numeric (the question's first part; the types have one)
     stem: str  # plain text
     rule: dict  # the part's grading rule, as data
-    options: tuple[Option, ...] = ()  # choices
+    options: tuple[OptionKey, ...] = ()  # choices
     prompt_texts: tuple[tuple[str, str], ...] = ()  # pairs: (prompt id, plain text)
     answer_texts: tuple[tuple[str, str], ...] = ()  # pairs: (answer id, plain text)
     item_texts: tuple[tuple[str, str], ...] = ()  # sequence: (item id, plain text)
@@ -66,7 +66,7 @@ class ItemKey:
     def option_ids(self) -> frozenset[str]:
         return frozenset(o.id for o in self.options)
 
-    def option(self, option_id: str) -> Option | None:
+    def option(self, option_id: str) -> OptionKey | None:
         return next((o for o in self.options if o.id == option_id), None)
 
     @cached_property
@@ -86,7 +86,7 @@ def key_of(q: QuestionView) -> ItemKey:
 
 
 def choices_fields(part: Choices) -> dict:
-    return {"options": tuple(Option(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)}
+    return {"options": tuple(OptionKey(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)}
 
 
 def pairs_fields(part: Pairs) -> dict:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.render import shape_files
 from pipeline.render.guide import appendix, book
-from pipeline.render.guide.citations import ReferenceFacts, reference_facts
+from pipeline.render.guide.callouts import ReferenceFacts, reference_facts
 from pipeline.render.guide.fetcher import TEMPLATES
 from pipeline.render.support import writable
 from pipeline.shapes import registry

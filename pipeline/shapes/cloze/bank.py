@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from schema.fields import BankModel
+from pipeline.vocabulary.fields import BankModel
 
 
 class BankGap(BankModel):

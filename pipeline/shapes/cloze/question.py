@@ -22,7 +22,7 @@ from pydantic import Field
 from pipeline.questions.base import Problem, QuestionBase, QuestionType, distinct
 from pipeline.shapes.cloze import GAP, Cloze, Gap
 from pipeline.shapes.grading import RULE_TEXT
-from schema.fields import Paragraph, Text
+from pipeline.vocabulary.fields import Paragraph, Text
 
 
 class ClozeQuestion(QuestionBase):

@@ -14,7 +14,7 @@ language packs write "Surname" for "Last name", "Status" for "State", "Started" 
 
 A slot's question comes from its "Question N" summary (it starts with the stem), else from a Statistics
 download of the same quiz given in the same run ("Q#" and the "<id>: ..." question name). The report
-gives no marks per question: answers are scored against the sources' key (`pipeline.stats.grading`).
+gives no marks per question: answers are scored against the sources' key (`pipeline.stats.responses`).
 Only finished attempts count; a learner's attempts are told apart by "Started on".
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.stats import grading, timeparse
+from pipeline.stats import responses, timeparse
 from pipeline.stats.columns import Column, find
 from pipeline.stats.csvfile import Record, Table
 from pipeline.stats.match import ItemKey, QuestionIndex
@@ -120,7 +120,7 @@ def _row(table, record, named, slots, slot_ids, index, parsed) -> None:
 def _answer(table, record, learner, started, key: ItemKey, summary: str, parsed: Parsed) -> None:
     try:
         choices, score = _score(key, summary)
-    except grading.ResponseError as exc:
+    except responses.ResponseError as exc:
         parsed.unmatched.append(Unmatched(table.path, record.number, str(exc)))
         return
     if score is None:
@@ -133,5 +133,5 @@ def _score(key: ItemKey, summary: str) -> tuple[tuple[str, ...] | None, float | 
     """(options chosen, score) from a response summary; "-" (no response) scores 0, an essay None."""
     if summary in _BLANK:  # no response in a finished attempt: no marks (an essay's mark is never in this report)
         return (() if key.is_choice else None), 0.0 if key.auto else None
-    chosen, response = grading.read(key, summary, "summary")  # by the shape's reader
-    return chosen, grading.score(key, response)
+    chosen, response = responses.read(key, summary, "summary")  # by the shape's reader
+    return chosen, responses.score(key, response)
