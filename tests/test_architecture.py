@@ -23,7 +23,7 @@ CODE = (ROOT / "pipeline", ROOT / "schema")
 EXACT = frozenset({"pipeline"})
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline", "schema.fields", "schema.citation_status", "schema.example_status", "pipeline.errors", "pipeline.paths", "pipeline.position",
-     "pipeline.diagnostics", "pipeline.today", "pipeline.text", "pipeline.prog", "schema.variants"),  # the vocabulary: no stage of its own
+     "pipeline.diagnostics", "pipeline.inputs.clock", "pipeline.text", "pipeline.prog", "schema.variants"),  # the vocabulary: no stage of its own
     ("pipeline.shapes",),  # interaction shapes and grading
     ("pipeline.questions",),  # question types: their models, checks and parts
     ("schema",),  # the content model and the bank's contract
@@ -33,20 +33,21 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.citations",),  # the network, quotes against pages, the lock
     ("pipeline.examples",),  # author code run in the sandbox, the examples lock
     ("pipeline.variants",),  # varied questions: their code run through the examples' sandbox, the variants lock, the stress test
+    ("pipeline.inputs.value",),  # a build's inputs as one value (read by pipeline.inputs.loader, which only the command line calls)
     ("pipeline.check",),  # offline checks (they read the lock)
     ("pipeline.practice",),  # generated questions, coverage
     ("pipeline.derive",),  # content + locks + today -> the exam view
     ("pipeline.stats",),  # learners' answers -> item statistics, judged against the view
     ("pipeline.render",),  # one module per output, and their registry
     ("pipeline.findings",),  # what an audit found, where it lands in the outputs
-    ("pipeline.config", "pipeline.tomlhints", "pipeline.build"),  # tomlhints: pipeline.toml's syntax errors, for config
+    ("pipeline.inputs", "pipeline.build"),  # pipeline.toml's settings (the outputs' options) and its syntax errors
     ("pipeline.cli", "pipeline.serve", "pipeline.__main__"),  # serve: the author's preview, a command with a server
 )
 # What a renderer must not reach for: the view has already settled all of it.
-FORBIDDEN_IN_RENDERERS = ("pipeline.citations", "pipeline.today", "pipeline.load", "pipeline.derive", "pipeline.check", "yaml", "ruamel")
+FORBIDDEN_IN_RENDERERS = ("pipeline.citations", "pipeline.inputs", "pipeline.load", "pipeline.derive", "pipeline.check", "yaml", "ruamel")
 # What importing the view's model must not load (checked in a fresh interpreter, transitive imports included).
 NOT_UNDER_THE_VIEW = ("yaml", "ruamel", "requests", "urllib3", "lxml", "http.client", "pipeline.load", "pipeline.citations",
-                      "pipeline.today", "pipeline.derive", "pipeline.practice", "pipeline.check", "pipeline.render")
+                      "pipeline.inputs", "pipeline.derive", "pipeline.practice", "pipeline.check", "pipeline.render")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:

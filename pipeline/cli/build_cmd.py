@@ -31,14 +31,14 @@ from pipeline.cli.common import (
     validate_and_report,
 )
 from pipeline.cli.crash import environment_message
-from pipeline.config import Settings
 from pipeline.diagnostics import Diagnostic, Severity
 from pipeline.errors import PipelineError, UsageError
+from pipeline.inputs.loader import resolve_today
+from pipeline.inputs.settings import Settings
 from pipeline.position import Position
 from pipeline.publish import noop
 from pipeline.text.messages import did_you_mean
 from pipeline.text.terminal import for_terminal
-from pipeline.today import resolve_today
 
 if TYPE_CHECKING:
     from pipeline.build import BuildResult, Plan
@@ -166,9 +166,11 @@ def run(args: argparse.Namespace) -> int:
     if fingerprint and (record := noop.recall(out, fingerprint)) is not None:
         return _replay(record, out)
     from pipeline.build import build  # past the no-op check: the checks, the view and the renderers
+    from pipeline.inputs.loader import Reader
 
-    result = validate_and_report(args, table=False)
-    built = build(result.buildable, out, force=args.force, plans=plans(args))
+    reader = Reader(args.today, stats=True)  # the build's inputs, read once: validate checks them, build renders them
+    result = validate_and_report(args, table=False, reader=reader)
+    built = build([reader(content) for content in result.buildable], out, force=args.force, plans=plans(args))
     report_outputs(built, out)
     for exam_id, exc in built.failed.items():
         say.summary(for_terminal(f"build: not built: {exam_id}: {_why(exc)}; its earlier outputs were left as they were"))

@@ -9,12 +9,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline import config
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import FetchSettings
 from pipeline.citations.netpolicy import AllowList
-from pipeline.config import Settings
 from pipeline.errors import UsageError
+from pipeline.inputs import settings as config
+from pipeline.inputs.settings import Settings
 from pipeline.position import Position
 from pipeline.text.terminal import for_terminal
 

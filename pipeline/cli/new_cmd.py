@@ -17,12 +17,12 @@ from string import Template
 from pipeline.check.placeholders import TODO
 from pipeline.cli.options import global_options
 from pipeline.errors import PipelineError
+from pipeline.inputs.loader import resolve_today
 from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import SCHEMAS, TEMPLATES
 from pipeline.prog import command, prog
 from pipeline.text.slug import slug
-from pipeline.today import resolve_today
 
 SCAFFOLD = TEMPLATES / "scaffold"
 EXAM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")

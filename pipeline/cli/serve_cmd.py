@@ -13,12 +13,12 @@ import signal
 import threading
 from pathlib import Path
 
-from pipeline import config
 from pipeline import render as registry
 from pipeline.build import Plan
 from pipeline.cli import say
 from pipeline.cli.build_cmd import out_folder
 from pipeline.errors import UsageError
+from pipeline.inputs import settings as config
 from pipeline.load.loader import exam_folders, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import TEMPLATES

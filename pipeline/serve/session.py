@@ -13,15 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline import config
 from pipeline.build import Plan, build
 from pipeline.check.validate import validate
 from pipeline.cli import say
 from pipeline.cli.crash import environment_message
 from pipeline.diagnostics import Severity
 from pipeline.errors import PipelineError
+from pipeline.inputs import settings as config
+from pipeline.inputs.loader import Reader
 from pipeline.serve.status import Status
-from pipeline.today import resolve_today
 
 SITE = ("site",)
 GUIDE = ("guide",)
@@ -63,13 +63,14 @@ class Session:
         """(title, problem lines, whether anything was written)."""
         try:
             settings = config.load()
-            result = validate(self.sources, resolve_today(self.today), strict=lambda exam: self.strict(settings, exam), exams=[self.exam])
+            reader = Reader(self.today)  # each rebuild is a new run: its inputs read again, once
+            result = validate(self.sources, reader.dates.today, strict=lambda exam: self.strict(settings, exam), inputs=reader, exams=[self.exam])
             for diagnostic in result.report.sorted():
                 say.problem(diagnostic.format())
             errors = [d.format() for d in result.report.sorted() if d.severity is Severity.ERROR]
             if errors:
                 return f"{len(errors)} error(s) in the sources of {self.exam}", errors, False
-            built = build(result.buildable, self.out, plans=lambda exam: self.plan(settings, exam, outputs))
+            built = build([reader(content) for content in result.buildable], self.out, plans=lambda exam: self.plan(settings, exam, outputs))
         except PipelineError as exc:  # a broken pipeline.toml, a busy output folder, missing sources
             return "the build could not run", str(exc).splitlines(), False
         except OSError as exc:

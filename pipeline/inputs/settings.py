@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import render as registry
-from pipeline import tomlhints
 from pipeline.errors import UsageError
+from pipeline.inputs import tomlhints
 from pipeline.position import Position
 from pipeline.text.messages import did_you_mean
 
