@@ -186,10 +186,10 @@ def _make_v1(memory_mb: int, processes: int) -> Group:
     folders, events = [], Path("/nonexistent")
     try:
         for name, parent in _v1_parents().items():
-            _sweep_stale(parent)
             folder = parent / _name()
             folder.mkdir()
             folders.append(folder)
+            _sweep_stale(parent, folder)
             if name == "memory":
                 events = folder / "memory.oom_control"
                 (folder / "memory.limit_in_bytes").write_text(str(memory_mb * MIB))
