@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from pipeline import build as build_module
 from pipeline.check.validate import validate
+from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RENDERERS, Renderer, load
 
 
@@ -37,8 +38,8 @@ def main(sources: str, out: str, today: str) -> None:
     seconds: dict[str, float] = {}
     build_module.RENDERERS = {name: _timed(name, entry, seconds) for name, entry in RENDERERS.items()}
     started = time.perf_counter()
-    exams = validate(Path(sources), dt.date.fromisoformat(today)).buildable
-    build_module.build(exams, Path(out))
+    exams = validate(Path(sources), dt.date.fromisoformat(today), inputs=exam_inputs).buildable
+    build_module.build([exam_inputs(content) for content in exams], Path(out))
     total = time.perf_counter() - started
     pages = len(PdfReader(Path(out) / exams[0].exam.id / "study-guide.pdf").pages)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

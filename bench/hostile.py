@@ -22,9 +22,9 @@ from lxml import etree
 from bench import Measure, median_seconds
 from bench.pathological import make
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.citations.pagetext import visible_text
 from pipeline.derive import build_view
+from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.guide.pdf import render
 
@@ -62,7 +62,7 @@ def measure_nesting() -> list[Measure]:
 def _guide_seconds(sources: Path, out: Path) -> tuple[float, int]:
     content = validate(sources, TODAY).exams[0]
     items = sum(1 + len(o.key_points) + len(o.terms) + len(o.questions) for o in content.objectives)
-    ctx = RenderContext(build_view(content, CitationLock.load(content.folder)), out)
+    ctx = RenderContext(build_view(exam_inputs(content)), out)
     started = time.perf_counter()
     render(ctx)
     return time.perf_counter() - started, items
