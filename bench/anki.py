@@ -22,10 +22,10 @@ import genanki
 from bench import Measure, median_seconds
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.anki import deck as anki_render
 from pipeline.render.anki import deck_notes, note_types
+from pipeline.settings.reader import exam_inputs
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sources"
 TODAY = dt.date(2026, 11, 29)

@@ -18,8 +18,8 @@ from pypdf import PdfReader
 
 from pipeline import build as build_module
 from pipeline.check.validate import validate
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RENDERERS, Renderer, load
+from pipeline.settings.reader import exam_inputs
 
 
 def _timed(name: str, entry: object, seconds: dict[str, float]) -> Renderer:

@@ -24,9 +24,9 @@ from bench.pathological import make
 from pipeline.check.validate import validate
 from pipeline.citations.pagetext import visible_text
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.guide.pdf import render
+from pipeline.settings.reader import exam_inputs
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sources"
 TODAY = dt.date(2026, 11, 29)

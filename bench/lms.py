@@ -19,9 +19,9 @@ from bench import Measure, median_seconds
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext, bank
 from pipeline.render.lms import canvas, gift, moodle, qti21
+from pipeline.settings.reader import exam_inputs
 
 TODAY = dt.date(2026, 11, 29)
 EXPORTS = (moodle, gift, qti21, canvas)

@@ -13,9 +13,9 @@ from pathlib import Path
 from bench import Measure, median_seconds
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.guide.pdf import guide_html, html_to_pdf, render
+from pipeline.settings.reader import exam_inputs
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sources"
 TODAY = dt.date(2026, 11, 29)  # any date after the sample's reviews: the bench must not depend on the clock

@@ -23,9 +23,9 @@ from bench import Measure, median_seconds
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.bank import render
+from pipeline.settings.reader import exam_inputs
 
 TODAY = dt.date(2026, 11, 29)  # a fixed date: the sample's reviews are fresh on it, so no warning is made
 

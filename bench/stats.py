@@ -33,7 +33,7 @@ from bench import Measure
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
+from pipeline.settings.reader import exam_inputs
 from pipeline.stats import engine
 from pipeline.stats.intake import COLUMNS
 from pipeline.stats.match import QuestionIndex

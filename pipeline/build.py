@@ -212,7 +212,7 @@ def published(out: Path, exam_id: str) -> tuple[str, list[str]]:
 
 def build(exams: list[ExamInputs], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False,
           only: Collection[str] | None = None, plans: Callable[[str], Plan] | None = None) -> BuildResult:
-    """Render every exam (its inputs, read once by the command line: pipeline/inputs/loader.py); return what
+    """Render every exam (its inputs, read once by the command line: pipeline/settings/reader.py); return what
     was written and what was left unchanged.
 
     `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); each is part of

@@ -15,8 +15,8 @@ from pathlib import Path
 from pipeline.check.validate import validate
 from pipeline.cli import main
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render.lms.text import block_html, feedback_html, inline_html
+from pipeline.settings.reader import exam_inputs
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView

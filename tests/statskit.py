@@ -24,8 +24,8 @@ import numpy as np
 
 from pipeline.derive.build import build_view
 from pipeline.diagnostics import Report
-from pipeline.inputs.loader import exam_inputs
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
+from pipeline.settings.reader import exam_inputs
 
 SEED = 2026
 ITEMS = 36

@@ -9,8 +9,8 @@ from pypdf import PdfReader
 
 from pipeline import build as build_module
 from pipeline.check.validate import validate
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import Output, RenderContext
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 
 
@@ -19,7 +19,7 @@ def _content(make_sources):
 
 
 def _inputs(exams):
-    """Each exam's inputs, read as the command line reads them (pipeline/inputs/loader.py)."""
+    """Each exam's inputs, read as the command line reads them (pipeline/settings/reader.py)."""
     return [exam_inputs(content) for content in exams]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.errors import UsageError
-from pipeline.inputs import settings as config
+from pipeline.settings import project as config
 from tests.conftest import TODAY
 
 BROKEN = """\

@@ -7,10 +7,10 @@ import datetime as dt
 
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.anki.deck_notes import notes
 from pipeline.render.guide.pdf import guide_html, render
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import FIXTURES, TODAY, add_exam
 
 VALID = (FIXTURES / "objectives" / "valid.yaml").read_text(encoding="utf-8")

@@ -7,8 +7,8 @@ import os
 
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render.anki import deck_timestamp
+from pipeline.settings.reader import exam_inputs
 
 
 def test_newest_input_time_when_nothing_forces_more():

@@ -30,8 +30,8 @@ from sybil import Sybil
 from sybil.parsers.markdown import CodeBlockParser
 
 from pipeline.cli.main import main, make_parser
-from pipeline.inputs import settings as config
-from pipeline.prog import MAKE_TARGETS
+from pipeline.settings import project as config
+from pipeline.text.prog import MAKE_TARGETS
 from tests.conftest import FIXTURES, ROOT, TODAY
 
 DOCS = ROOT / "docs"

@@ -12,13 +12,13 @@ from pipeline.check.validate import validate
 from pipeline.derive import build_view
 from pipeline.examples.lock import ExamplesLock, LockEntry, RunEnvironment, example_hash
 from pipeline.examples.requirements import requirement_set
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.anki.deck_notes import notes
 from pipeline.render.anki.note_types import EXAMPLE
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.html import render_html
 from pipeline.render.site.site import render as render_site
+from pipeline.settings.reader import exam_inputs
 from schema.example_status import ExampleStatus
 from tests.examplekit import example_yaml, write_exam
 

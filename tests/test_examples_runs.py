@@ -17,7 +17,7 @@ from pipeline.examples.environments import Environments, devices
 from pipeline.examples.lock import ExamplesLock
 from pipeline.examples.runner import Runner
 from pipeline.examples.sandbox import Limits, Sandbox
-from pipeline.inputs.loader import exam_inputs
+from pipeline.settings.reader import exam_inputs
 from schema.example_status import ExampleStatus
 from tests.examplekit import example_yaml, make_wheel, objective_file, write_exam
 

@@ -25,10 +25,10 @@ from lxml import etree, html
 
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render.lms import canvas, gift, moodle, qti21
 from pipeline.render.lms.text import inline_html
 from pipeline.render.support import writable
+from pipeline.settings.reader import exam_inputs
 from pipeline.text.plaintext import to_plain
 from tests.conftest import ROOT, TODAY, write_found_lock
 

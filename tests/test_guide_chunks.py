@@ -17,11 +17,11 @@ from pypdf import PdfReader
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.guide import chunks
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.pdf import render
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import FULL, TODAY
 
 LIMIT = 40
@@ -56,7 +56,7 @@ def test_the_guide_is_printed_in_several_chunks_one_section_cut(printed):
     guide = printed[0]
     body = chunks.body(guide, LIMIT)
     assert len(body) >= 4
-    assert any(part.continued for chunk in body for part in chunk.parts)  # a section goes on in the next chunk
+    assert any(segment.continued for chunk in body for segment in chunk.segments)  # a section goes on in the next chunk
 
 
 def test_every_footer_counts_the_whole_guide(printed):

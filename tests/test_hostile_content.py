@@ -16,10 +16,10 @@ import pytest
 
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render.anki.deck_notes import notes_by_item
 from pipeline.render.lms import canvas, gift, moodle, qti21
 from pipeline.render.lms.text import block_html, inline_html
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import FIXTURES, ROOT, TODAY, add_exam, write_found_lock
 from tests.lmskit import parse_gift
 

@@ -1,7 +1,7 @@
 """A build's inputs are read in one place: no module below the command line reads the environment, the clock or
-a lock file itself (issue 31). Only pipeline/cli/ and the one loader (pipeline/inputs/loader.py) may; every
-other module is handed what it needs (pipeline/inputs/value.py). Checked on the code by its syntax tree (the
-imports and the calls), and shown to fail on planted reads."""
+a lock file itself (issue 31). Only pipeline/cli/ and the one reader (pipeline/settings/reader.py) may, and only
+pipeline/cli/ calls the reader; every other module is handed what it needs (pipeline/inputs/value.py). Checked
+on the code by its syntax tree (the imports and the calls), and shown to fail on planted reads."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 
 from pipeline.paths import ROOT
 
-ALLOWED = ("pipeline/cli/", "pipeline/inputs/loader.py")
-# A lock's own module defines its file's name and how to read and write it (`load`, `save`); the loader calls
+ALLOWED = ("pipeline/cli/", "pipeline/settings/reader.py")
+# A lock's own module defines its file's name and how to read and write it (`load`, `save`); the reader calls
 # those. They may name their own file, and nothing here reads the environment or the clock either.
 LOCK_FORMATS = ("pipeline/citations/lock.py", "pipeline/examples/lock.py", "pipeline/variants/lock.py",
                 "pipeline/variants/unchanged.py", "pipeline/stats/store.py")
@@ -24,6 +24,7 @@ TIME_CLOCK = {"time", "time_ns"}  # time.monotonic and perf_counter measure span
 TIME_NOW_WITHOUT_ARGUMENT = {"localtime", "gmtime", "ctime", "asctime"}  # with no argument: the clock's time
 ENVIRONMENT = {"environ", "environb", "getenv", "getenvb"}
 LOCK_CLASSES = {"CitationLock", "ExamplesLock", "VariantsLock"}
+READER = "pipeline.settings.reader"
 LOCK_FILES = ("citations.lock.json", "examples.lock.json", "variants.lock.json", "item-stats.json")
 
 
@@ -50,12 +51,15 @@ class _Scan(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
+            self._reader(node, alias.name)
             self.modules[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
+        self._reader(node, module)
         for alias in node.names:
             local = alias.asname or alias.name
+            self._reader(node, f"{module}.{alias.name}")
             self.names[local] = f"{module}.{alias.name}"
             if module == "os" and alias.name in ENVIRONMENT:
                 self._add(node, f"imports os.{alias.name}")
@@ -68,6 +72,17 @@ class _Scan(ast.NodeVisitor):
             if module == "pipeline.stats" and alias.name == "store":
                 self.modules[local] = "pipeline.stats.store"
         self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> None:
+        if _dotted(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):  # names for the type checker: nothing runs
+            for other in node.orelse:
+                self.visit(other)
+            return
+        self.generic_visit(node)
+
+    def _reader(self, node: ast.AST, module: str) -> None:
+        if module == READER:
+            self._add(node, f"imports the reader ({READER}): only the command line calls it, and hands its value down")
 
     def _module(self, name: str) -> str:
         return self.modules.get(name, self.names.get(name, ""))
@@ -134,10 +149,10 @@ def test_no_module_below_the_command_line_reads_the_environment_the_clock_or_a_l
     assert found == []
 
 
-def test_the_loader_and_the_command_line_do_read_them():
+def test_the_reader_and_the_command_line_do_read_them():
     """The allowed places are where the reading went: were they empty, the check above would prove little."""
-    loader = ROOT / "pipeline" / "inputs" / "loader.py"
-    read = reads_in(loader, "pipeline/somewhere.py")  # as if it were any other module
+    reader = ROOT / "pipeline" / "settings" / "reader.py"
+    read = reads_in(reader, "pipeline/somewhere.py")  # as if it were any other module
     assert any("os.environ" in r for r in read) and any("today()" in r for r in read) and any("Lock.load()" in r for r in read)
 
 
@@ -156,6 +171,7 @@ from os import environ as env
 from pipeline.citations.lock import CitationLock
 from pipeline.examples.lock import LOCK_NAME
 from pipeline.stats import store
+from pipeline.settings.reader import Reader
 
 HOME = os.environ.get("HOME")
 EPOCH = os.getenv("SOURCE_DATE_EPOCH")
@@ -172,19 +188,21 @@ def test_planted_reads_fail_the_check_and_the_allowed_places_pass(code_copy):
     assert offenders(code_copy)[1] == []  # the copy passes, as the code does
     (code_copy / "pipeline" / "render" / "planted.py").write_text(PLANTED)
     (code_copy / "pipeline" / "cli" / "planted.py").write_text(PLANTED)  # the command line may
-    (code_copy / "pipeline" / "inputs" / "loader.py").write_text(PLANTED)  # and so may the one loader
+    (code_copy / "pipeline" / "settings" / "reader.py").write_text(PLANTED)  # and so may the one reader
     found = offenders(code_copy)[1]
     where = "pipeline/render/planted.py"
     assert found == [f"{where}:6: imports os.environ", f"{where}:8: imports a lock's file name (pipeline.examples.lock.LOCK_NAME)",
-                     f"{where}:11: reads os.environ", f"{where}:12: reads os.getenv", f"{where}:13: reads the clock (dt.datetime.now())",
-                     f"{where}:14: reads the clock (date.today())", f"{where}:15: reads the clock (time.time())",
-                     f"{where}:16: reads a lock file (CitationLock.load())", f"{where}:17: reads a lock file (store.load())",
-                     f"{where}:18: names a lock's file ('examples.lock.json')"]
+                     f"{where}:10: imports the reader (pipeline.settings.reader): only the command line calls it, and hands its value down",
+                     f"{where}:12: reads os.environ", f"{where}:13: reads os.getenv", f"{where}:14: reads the clock (dt.datetime.now())",
+                     f"{where}:15: reads the clock (date.today())", f"{where}:16: reads the clock (time.time())",
+                     f"{where}:17: reads a lock file (CitationLock.load())", f"{where}:18: reads a lock file (store.load())",
+                     f"{where}:19: names a lock's file ('examples.lock.json')"]
 
 
 def test_what_the_check_leaves_alone(tmp_path):
     """Spans of time, dates made from text, a lock handed in and its entries read: none is a read of its own."""
     sample = tmp_path / "fine.py"
-    sample.write_text("import time\nimport datetime as dt\nstart = time.monotonic()\nday = dt.date.fromisoformat('2026-01-01')\n"
+    sample.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pipeline.settings.reader import Reader\n"
+                      "import time\nimport datetime as dt\nstart = time.monotonic()\nday = dt.date.fromisoformat('2026-01-01')\n"
                       "def f(inputs):\n    return inputs.citations.entry('u', 'q'), inputs.today, time.strftime('%Y', time.gmtime(0))\n")
     assert reads_in(sample, "pipeline/render/fine.py") == []

@@ -6,10 +6,10 @@ import datetime as dt
 
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext, bank
 from pipeline.render.guide.pdf import guide_html
 from pipeline.render.lms import canvas, gift, moodle, qti21
+from pipeline.settings.reader import exam_inputs
 from pipeline.text import markdown
 from tests.conftest import FULL, TODAY
 

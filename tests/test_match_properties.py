@@ -15,8 +15,8 @@ hypothesis = pytest.importorskip("hypothesis")  # pinned in requirements.txt; `m
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pipeline.citations.match import find  # noqa: E402
 from pipeline.citations.normalize import NormalizedPage  # noqa: E402
+from pipeline.citations.quote_match import find  # noqa: E402
 
 SYLLABLES = ["ka", "lo", "mi", "ren", "tu", "vas", "sel", "dor", "pi", "qua"]
 PAGE_WORDS = sorted({a + b for a in SYLLABLES for b in SYLLABLES} | {str(n) for n in range(2, 60)})

@@ -17,10 +17,10 @@ import pytest
 
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.practice import answers, term_forms
 from pipeline.practice.distractors import Candidate, pick_distractors
 from pipeline.practice.generate import generate
+from pipeline.settings.reader import exam_inputs
 from pipeline.text import word_forms
 from pipeline.text.plaintext import to_plain
 from tests.conftest import FULL, ROOT, TODAY

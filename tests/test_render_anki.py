@@ -19,8 +19,8 @@ from anki.collection import Collection
 
 from pipeline.check.validate import validate
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render.anki import note_types
+from pipeline.settings.reader import exam_inputs
 from pipeline.text import cloze
 from tests.conftest import TODAY
 from tests.golden import assert_golden

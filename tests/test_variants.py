@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from pipeline.inputs.loader import exam_inputs
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 from tests.examplekit import Canary
 from tests.variantkit import PLAIN, SAFE_RATIO, ZIP, line_of, objective, write_varied

@@ -11,7 +11,7 @@ import zipfile
 
 import pytest
 
-from pipeline.inputs.loader import exam_inputs
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 from tests.kit.moodle import importer_problems
 from tests.lmskit import parse_gift

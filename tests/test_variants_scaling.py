@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import sys
 
-from pipeline.inputs.loader import exam_inputs
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 from tests.variantkit import PLAIN, write_varied
 

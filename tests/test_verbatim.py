@@ -10,8 +10,8 @@ from bs4 import BeautifulSoup
 
 from pipeline import build
 from pipeline.check.validate import validate
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RENDERERS
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 
 OUTPUT = " id | name\n----+-------\n  1 | rock\n  2 | tree\n(2 rows)"

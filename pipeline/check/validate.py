@@ -13,25 +13,28 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.check import answer_in_context, essentials, item_lint, severity
 from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
-from pipeline.check.formulas import check_formulas
+from pipeline.check.formula_check import check_formulas
 from pipeline.check.languages import check_languages
-from pipeline.check.links import check_links
+from pipeline.check.link_check import check_links
 from pipeline.check.placeholders import check_placeholders
 from pipeline.citations.lockcheck import check_lock
 from pipeline.diagnostics import Report
 from pipeline.errors import UsageError
 from pipeline.examples.lockcheck import check_examples_lock, check_requirements_file
-from pipeline.inputs.value import ExamInputs
 from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
 from pipeline.variants.lockcheck import check_variants_lock
 
-Judge = Callable[[ExamInputs, Report], None]
-Reader = Callable[[ExamContent], ExamInputs]  # an exam's inputs: the command line's loader (pipeline/inputs/loader.py)
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
+
+Judge = Callable[["ExamInputs", Report], None]
+Reader = Callable[[ExamContent], "ExamInputs"]  # an exam's inputs: the command line's reader (pipeline/settings/reader.py)
 
 
 @dataclass
@@ -194,7 +197,7 @@ def validate(sources: Path, today: dt.date, *, strict: bool | Callable[[str], bo
     """Check the exams of `sources` (only those whose id is in `exams`, when given).
 
     `strict` may say per exam id whether warnings are errors (pipeline.toml's per-exam `strict`).
-    `inputs` gives each exam's inputs (its locks: pipeline/inputs/loader.py, which the command line hands in):
+    `inputs` gives each exam's inputs (its locks: pipeline/settings/reader.py, which the command line hands in):
     what the citation, examples and variants locks say is checked only then; without it (`audit`, `examples`
     and `variants`, which are about to rewrite them) it is left out. `judges` are checks from stages above this
     one, run with the inputs on each exam without errors before its severities apply (the CLI hands in

@@ -139,7 +139,7 @@ def audit(exams: list[ExamContent], locks: Mapping[str, CitationLock], fetcher: 
           on_page: Callable[[str], None] | None = None, per_host: int = 1, healing: Healing = Healing()) -> AuditResult:
     """Every citation checked: live page, then moves and the archive fallback, then the passage around
     each found quote against the one the lock keeps (changed since review). `locks`: each exam's citation
-    lock by exam id, as the command line read it (pipeline/inputs/loader.py)."""
+    lock by exam id, as the command line read it (pipeline/settings/reader.py)."""
     refs = citation_refs(exams)
     results = check_all(((ref.url, ref.quote) for ref in refs), fetcher, workers, on_page, per_host)
     if healing.redirects:

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
+from pipeline.text.prog import COMMAND, command
+from pipeline.vocabulary.fields import PARAGRAPH, _absolute_http_url
 from schema.citation_status import Status
-from schema.fields import PARAGRAPH, _absolute_http_url
 
 LOCK_NAME = "citations.lock.json"
 UNCHECKED = Status.UNCHECKED
@@ -177,7 +177,7 @@ class CitationLock:
 
     @classmethod
     def load(cls, exam_folder: Path) -> CitationLock:
-        # Called once per run and exam, by pipeline/inputs/loader.py, which hands the lock down: no cache here.
+        # Called once per run and exam, by pipeline/settings/reader.py, which hands the lock down: no cache here.
         path = exam_folder / LOCK_NAME
         if not path.exists() and not path.is_symlink():
             return cls(path, {})

@@ -16,7 +16,7 @@ from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
 from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
-from pipeline.prog import command
+from pipeline.text.prog import command
 
 
 def _run_audit() -> str:
@@ -54,7 +54,7 @@ def problem(entry: LockEntry, today: dt.date, max_age_days: int | None) -> tuple
 
 
 def check_lock(content: ExamContent, lock: CitationLock, today: dt.date, max_age_days: int | None, report: Report) -> None:
-    """A diagnostic on the line of every quote whose lock entry needs an author (the lock as the loader read it)."""
+    """A diagnostic on the line of every quote whose lock entry needs an author (the lock as pipeline/settings/reader.py read it)."""
     for file in content.objective_files:
         for i, point in file.indexed("key_points"):
             for j, citation in enumerate(point.citations):

@@ -61,15 +61,6 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
-def _last_token_end(folded: str) -> int:
-    """Where the last token ends: splitting a trailing run of gap characters would be quadratic in its length
-    (the regex tries, from each of its characters, to reach a token after it)."""
-    end = len(folded)
-    while end and (folded[end - 1].isspace() or folded[end - 1] in "'\"`"):
-        end -= 1
-    return end
-
-
 # The joined form is built block by block with str methods alone (C loops: a regular expression per token
 # costs several times what libxml2 takes to read the page). A block ends at a whitespace character, which
 # never falls inside a token, so each block's tokens are the tokens of its text, and where each block
@@ -244,10 +235,6 @@ class NormalizedPage:
     def collapsed(self) -> str:
         """The page as given, whitespace collapsed: where an `exact` quote stands as written."""
         return collapse(self.raw)
-
-    def token_at(self, offset: int) -> int:
-        """The index of the token that starts at or before `offset` in `joined`."""
-        return max(int(np.searchsorted(self.starts, offset, side="right")) - 1, 0)
 
     def span(self, first: int, end: int) -> tuple[int, int]:
         """Where tokens `first` to `end` (exclusive) stand in `joined`."""

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline import render as registry
-from pipeline.cli import say
 from pipeline.cli.common import (
     add_source_options,
     print_sorted,
@@ -30,13 +29,13 @@ from pipeline.cli.common import (
     table_rows,
     validate_and_report,
 )
-from pipeline.cli.crash import environment_message
-from pipeline.diagnostics import Diagnostic, Severity
+from pipeline.console import say
+from pipeline.console.crash import environment_message
+from pipeline.diagnostics import Diagnostic, Position, Severity
 from pipeline.errors import PipelineError, UsageError
-from pipeline.inputs.loader import resolve_today
-from pipeline.inputs.settings import Settings
-from pipeline.position import Position
 from pipeline.publish import noop
+from pipeline.settings.project import Settings
+from pipeline.settings.reader import resolve_today
 from pipeline.text.messages import did_you_mean
 from pipeline.text.terminal import for_terminal
 
@@ -166,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     if fingerprint and (record := noop.recall(out, fingerprint)) is not None:
         return _replay(record, out)
     from pipeline.build import build  # past the no-op check: the checks, the view and the renderers
-    from pipeline.inputs.loader import Reader
+    from pipeline.settings.reader import Reader
 
     reader = Reader(args.today, stats=True)  # the build's inputs, read once: validate checks them, build renders them
     result = validate_and_report(args, table=False, reader=reader)

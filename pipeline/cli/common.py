@@ -8,16 +8,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.cli import say
-from pipeline.diagnostics import Diagnostic, Report, Severity
-from pipeline.inputs import settings as config
-from pipeline.position import Position
-from pipeline.prog import command
+from pipeline.console import say
+from pipeline.diagnostics import Diagnostic, Position, Report, Severity
+from pipeline.settings import project as config
+from pipeline.text.prog import command
 from pipeline.text.terminal import for_terminal
 
 if TYPE_CHECKING:  # imported where used: a no-op build must not pay for loading the checks (pipeline/publish/noop.py)
     from pipeline.check.validate import ExamCheck, Validation
-    from pipeline.inputs.loader import Reader
+    from pipeline.settings.reader import Reader
 
 UNCHECKED = "citation-unchecked"
 
@@ -122,7 +121,7 @@ def validate_and_report(args: argparse.Namespace, *, table: bool = True, reader:
     stderr. `reader` reads each exam's inputs once (the locks, item-stats.json, today): `build` passes its own,
     to build from the same reading."""
     from pipeline.check.validate import validate
-    from pipeline.inputs.loader import Reader  # here: the locks' models load pydantic, which a no-op build never needs
+    from pipeline.settings.reader import Reader  # here: the locks' models load pydantic, which a no-op build never needs
     from pipeline.stats.lockcheck import check_item_stats
 
     reader = reader or Reader(args.today, stats=True)

@@ -24,7 +24,7 @@ from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.examples.runner import ExampleRun, Runner, example_refs
 from pipeline.examples.sandbox import Sandbox
-from pipeline.inputs.loader import Reader, environ
+from pipeline.settings.reader import Reader, environ
 from pipeline.text.terminal import for_terminal
 from schema.example_status import ExampleStatus
 from schema.models import Example

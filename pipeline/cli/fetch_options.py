@@ -12,10 +12,10 @@ from pathlib import Path
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import FetchSettings
 from pipeline.citations.netpolicy import AllowList
+from pipeline.diagnostics import Position
 from pipeline.errors import UsageError
-from pipeline.inputs import settings as config
-from pipeline.inputs.settings import Settings
-from pipeline.position import Position
+from pipeline.settings import project as config
+from pipeline.settings.project import Settings
 from pipeline.text.terminal import for_terminal
 
 DEFAULTS = FetchSettings()

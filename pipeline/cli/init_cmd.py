@@ -26,9 +26,9 @@ from string import Template
 from pipeline import __version__
 from pipeline import render as registry
 from pipeline.errors import PipelineError
-from pipeline.inputs.loader import resolve_today
 from pipeline.paths import SCHEMAS, TEMPLATES
-from pipeline.prog import command, prog
+from pipeline.settings.reader import resolve_today
+from pipeline.text.prog import command, prog
 
 INIT = TEMPLATES / "init"
 SCHEMA_FOLDER = "schemas"  # in the content folder: what the `$schema` lines point to

@@ -15,16 +15,17 @@ from pathlib import Path
 
 from pipeline import render as registry
 from pipeline.build import Plan
-from pipeline.cli import say
 from pipeline.cli.build_cmd import out_folder
+from pipeline.console import say
 from pipeline.errors import UsageError
-from pipeline.inputs import settings as config
 from pipeline.load.loader import exam_folders, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import TEMPLATES
 from pipeline.serve import watch
 from pipeline.serve.server import GUIDE_PATH, make_server, serve_in_thread
 from pipeline.serve.session import Session
+from pipeline.settings import project as config
+from pipeline.settings.reader import Reader
 from pipeline.text.messages import did_you_mean
 
 DEFAULT_PORT = 8000
@@ -70,7 +71,7 @@ def _session(args: argparse.Namespace) -> Session:
     def strict(settings: config.Settings, exam_id: str) -> bool:
         return bool(args.strict) or bool(settings.for_exam(exam_id).strict)
 
-    return Session(args.sources, choose_exam(args.sources, args.exam), out_folder(args), plan, strict, args.today)
+    return Session(args.sources, choose_exam(args.sources, args.exam), out_folder(args), plan, strict, config.load, lambda: Reader(args.today))
 
 
 def _stop_on_signals() -> None:

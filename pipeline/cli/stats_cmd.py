@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.check.validate import validate
 from pipeline.cli.common import print_diagnostics
 from pipeline.errors import PipelineError, UsageError
-from pipeline.inputs.loader import Reader
+from pipeline.settings.reader import Reader
 from pipeline.stats.run import print_unmatched, run_stats
 from pipeline.text.terminal import for_terminal
 

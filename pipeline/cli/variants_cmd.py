@@ -24,7 +24,7 @@ from pathlib import Path
 from pipeline.cli.common import add_exam_option
 from pipeline.errors import UsageError
 from pipeline.examples.sandbox import interpreter
-from pipeline.inputs.loader import Reader, environ
+from pipeline.settings.reader import Reader, environ
 from pipeline.text.terminal import for_terminal
 from pipeline.variants import unchanged
 

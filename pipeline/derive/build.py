@@ -5,12 +5,12 @@ environment or the clock."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from pipeline.derive.citations import Citations
 from pipeline.derive.questions import Origin, question_view, varied_view
 from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
-from pipeline.inputs.value import ExamInputs
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.practice.coverage import make_coverage
 from pipeline.practice.generate import SourcedQuestion, generate
@@ -19,6 +19,9 @@ from pipeline.variants.lock import VariantsLock
 from pipeline.view.model import CheckPromptView, ExampleView, ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
 from schema.example_status import ExampleStatus
 from schema.models import CheckYourself, CrossRef, Exam, Example, Objective, Question, Section
+
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
 
 def build_view(inputs: ExamInputs, today: dt.date | None = None, when: dt.datetime | None = None) -> ExamView:

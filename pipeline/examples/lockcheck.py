@@ -10,14 +10,13 @@ named in exam.yaml is checked here too, lock or no lock.
 
 from __future__ import annotations
 
-from pipeline.diagnostics import Report
+from pipeline.diagnostics import Position, Report
 from pipeline.examples.compare import unified_diff
 from pipeline.examples.lock import ExamplesLock, LockEntry, example_hash
 from pipeline.examples.requirements import exam_requirements, read_requirements_file, requirement_set
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
-from pipeline.position import Position
-from pipeline.prog import command
+from pipeline.text.prog import command
 from schema.example_status import ExampleStatus
 from schema.models import Example
 
@@ -62,7 +61,7 @@ def check_requirements_file(content: ExamContent, report: Report) -> None:
 
 
 def check_examples_lock(content: ExamContent, lock: ExamplesLock, report: Report) -> None:
-    """A diagnostic on the line of every example whose lock entry needs an author (the lock as the loader read it)."""
+    """A diagnostic on the line of every example whose lock entry needs an author (the lock as pipeline/settings/reader.py read it)."""
     exam_reqs = exam_requirements(content.exam, content.folder)
     for file in content.objective_files:
         for i, example in file.indexed("examples"):

@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pipeline import render as registry
 from pipeline.citations.audit import AuditResult, CitationRef
 from pipeline.derive import build_view
-from pipeline.inputs.value import ExamInputs
 from pipeline.load.content import ExamContent
 from pipeline.view import QuestionView
+
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ class _ExamIndex:
 
 def blast_radius(result: AuditResult, inputs: Callable[[ExamContent], ExamInputs]) -> list[Blast]:
     """One `Blast` per (exam, objective, citation) not found, in source order. `inputs` gives an exam's inputs
-    (the command line's loader), asked only for the exams with a problem."""
+    (the command line's reader), asked only for the exams with a problem."""
     groups: dict[tuple[str, str, str, str], list[CitationRef]] = defaultdict(list)
     statuses = {}
     for ref, citation in result.problems:

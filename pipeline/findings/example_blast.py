@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pipeline import render as registry
 from pipeline.derive import build_view
 from pipeline.examples.runner import ExampleRef
-from pipeline.inputs.value import ExamInputs
 from pipeline.load.content import ExamContent
+
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ class ExampleBlasts:
     """Blast radii of an exam's examples; each exam's view is derived once, on the first broken example."""
 
     def __init__(self, inputs: Callable[[ExamContent], ExamInputs]) -> None:
-        self._inputs = inputs  # an exam's inputs, read by the command line's loader when first asked
+        self._inputs = inputs  # an exam's inputs, read by the command line's reader when first asked
         self._places: dict[str, dict[str, tuple[str, ...]]] = {}
 
     def of(self, ref: ExampleRef) -> ExampleBlast:

@@ -1,5 +1,5 @@
 """What "today" may be: the checks of `--today` and `SOURCE_DATE_EPOCH` as text. Reading them (the
-environment, the clock) is the loader's (pipeline/inputs/loader.py); this module only judges the text."""
+environment, the clock) is the reader's (pipeline/settings/reader.py); this module only judges the text."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The value a stage below the command line is handed instead of reading files, the environment or the
 clock itself: an exam's content with everything beside it that its outputs depend on, read once by
-pipeline/inputs/loader.py."""
+pipeline/settings/reader.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ if TYPE_CHECKING:  # only names: importing the value (for `Dates`) loads no lock
     from pipeline.citations.lock import CitationLock
     from pipeline.examples.lock import ExamplesLock
     from pipeline.load.content import ExamContent
-    from pipeline.stats.store import ItemStatsFile
     from pipeline.variants.lock import VariantsLock
 
 
@@ -36,7 +35,7 @@ class ExamInputs:
     variants: VariantsLock
     dates: Dates
     changed_at: int = 0  # whole seconds (as Anki stores times): the newest of the sources' and the locks' times
-    stats: ItemStatsFile | None = None
+    stats: object | None = None  # a pipeline.stats.store.ItemStatsFile: named loosely, the stats stage sits above this package
 
     @property
     def source_date(self) -> dt.datetime:

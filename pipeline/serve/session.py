@@ -12,19 +12,22 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.build import Plan, build
 from pipeline.check.validate import validate
-from pipeline.cli import say
-from pipeline.cli.crash import environment_message
+from pipeline.console import say
+from pipeline.console.crash import environment_message
 from pipeline.diagnostics import Severity
 from pipeline.errors import PipelineError
-from pipeline.inputs import settings as config
-from pipeline.inputs.loader import Reader
-from pipeline.serve.status import Status
+from pipeline.serve.last_build import LastBuild
+from pipeline.settings import project as config
 
-SITE = ("site",)
-GUIDE = ("guide",)
+if TYPE_CHECKING:
+    from pipeline.settings.reader import Reader
+
+SITE_OUTPUTS = ("site",)
+GUIDE_OUTPUTS = ("guide",)
 
 
 @dataclass
@@ -34,8 +37,11 @@ class Session:
     out: Path
     plan: Callable[[config.Settings, str, tuple[str, ...]], Plan]  # settings, exam id, outputs -> what to build
     strict: Callable[[config.Settings, str], bool]
-    today: str | None = None
-    status: Status = field(default_factory=Status)
+    # Each rebuild is a new run, its inputs read again, once, by the command line's reader (pipeline/settings/reader.py):
+    # pipeline.toml's settings and a Reader (today, SOURCE_DATE_EPOCH, each exam's locks). Handed in: serve reads none itself.
+    settings: Callable[[], config.Settings]
+    read: Callable[[], Reader]
+    status: LastBuild = field(default_factory=LastBuild)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -46,7 +52,7 @@ class Session:
     def guide_file(self) -> Path:
         return self.out / self.exam / "study-guide.pdf"
 
-    def build(self, outputs: tuple[str, ...] = SITE, *, announce: bool = True) -> list[str]:
+    def build(self, outputs: tuple[str, ...] = SITE_OUTPUTS, *, announce: bool = True) -> list[str]:
         """Build `outputs`; the problems that stopped it (empty when it succeeded). `announce` updates the
         page's status: a built site reloads open pages, a failure shows the banner."""
         with self._lock:
@@ -62,8 +68,7 @@ class Session:
     def _attempt(self, outputs: tuple[str, ...]) -> tuple[str, list[str], bool]:
         """(title, problem lines, whether anything was written)."""
         try:
-            settings = config.load()
-            reader = Reader(self.today)  # each rebuild is a new run: its inputs read again, once
+            settings, reader = self.settings(), self.read()
             result = validate(self.sources, reader.dates.today, strict=lambda exam: self.strict(settings, exam), inputs=reader, exams=[self.exam])
             for diagnostic in result.report.sorted():
                 say.problem(diagnostic.format())

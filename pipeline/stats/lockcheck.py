@@ -5,18 +5,21 @@ variants' own rows are in the stats report."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pipeline.derive.build import build_view
-from pipeline.diagnostics import Report
-from pipeline.inputs.value import ExamInputs
+from pipeline.diagnostics import Position, Report
 from pipeline.load.content import ExamContent
-from pipeline.position import Position
 from pipeline.stats.itemhash import answered_hash
 from pipeline.stats.judge import findings
 from pipeline.stats.match import ItemKey, QuestionIndex, key_of
 
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
+
 
 def check_item_stats(inputs: ExamInputs, report: Report) -> None:
-    """`inputs` as the loader read them with `stats=True` (its item statistics)."""
+    """`inputs` as the reader read them with `stats=True` (its item statistics)."""
     content, data = inputs.content, inputs.stats
     if data is None or not data.items:
         return

@@ -14,15 +14,18 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.derive.build import build_view
-from pipeline.inputs.value import ExamInputs
 from pipeline.publish import owned
 from pipeline.stats import engine, intake, report, store
 from pipeline.stats.analyse import analyse
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Parsed, StatsInputError
 from pipeline.text.terminal import for_terminal
+
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
 SHOWN_UNMATCHED = 20
 KIND = "stats"  # the marker of a report folder (pipeline/publish/owned.py)

@@ -13,9 +13,9 @@ from pypdf import PdfReader
 from pipeline.check.validate import validate
 from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
-from pipeline.inputs.loader import exam_inputs
 from pipeline.render import RenderContext
 from pipeline.render.guide.pdf import render
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import FULL, TODAY
 
 

@@ -1,6 +1,6 @@
-"""The one loader: the only module below the command line that reads the environment, the clock or a
+"""The one reader: the only module below the command line that reads the environment, the clock or a
 lock file (tests/test_inputs.py holds every other module to that). The command line calls it once per
-run (and per exam) and hands the value down; `serve` calls it again on each rebuild, as a new run.
+run (and per exam) and hands the value down; `serve`'s rebuilds each get a new Reader from the command line.
 
 What it reads: `SOURCE_DATE_EPOCH` and `--today` (`dates`), the environment handed to the examples' pip
 (`environ`), and beside each exam's sources the citation, examples and variants locks, `item-stats.json`
