@@ -46,8 +46,8 @@ def resolve_today(option: str | None) -> dt.date:
 
 def exam_inputs(content: ExamContent, run: Dates | None = None, *, stats: bool = False) -> ExamInputs:
     """Everything beside an exam's sources that its view and outputs depend on, read now (a lock that cannot
-    be read raises its own error, exit 2). `stats` reads item-stats.json too (validate and the audit need it,
-    a build does not: a broken one must not stop the outputs)."""
+    be read raises its own error, exit 2). `stats` reads item-stats.json too: validate's judge of it needs it
+    (`validate` and `build` ask for it); `stats`, `audit`, `examples` and `variants` do not (`stats` rewrites it)."""
     from pipeline.citations.lock import CitationLock  # here: a no-op run (dates only) loads no lock model
     from pipeline.examples.lock import ExamplesLock
     from pipeline.stats import store
