@@ -19,11 +19,13 @@ Conventions a consumer can rely on:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from pipeline.questions import TYPES
+from pipeline.shapes import registry
+from pipeline.vocabulary.fields import BankModel
 from schema.citation_status import Status
 
 # 2.0: a question's answerable content moved into `parts` (one interaction shape each), replacing the
@@ -35,7 +37,9 @@ from schema.citation_status import Status
 # 2.4: `media`: the image files the texts show, each copied to `media/<path>` beside bank.json with its
 #      SHA-256 (Markdown fields point at them as `media:<path>`, the `_html` twins as `media/<path>`).
 # 2.5: the distractor lint's drop reasons (pipeline/check/distractor_lint.py), item-reused-options naming the item it repeats in duplicate_of.
-SCHEMA_VERSION = "2.5"  # bump the major part when a consumer would break; the minor when fields are added
+# 2.6: the `cloze` part (pipeline/shapes/cloze/: a passage's segments and its gaps, each with its accepted answers)
+#      and the `cloze` question type.
+SCHEMA_VERSION = "2.6"  # bump the major part when a consumer would break; the minor when fields are added
 QuestionTypeName = Literal[tuple(TYPES)]  # every registered question type (pipeline/questions/)
 
 Rule = Literal["which-term", "term-meaning", "cloze", "matching"]
@@ -50,12 +54,6 @@ DropReason = Literal[
     "item-one-wrong-option", "item-option-contradicts-stem", "item-mixed-option-kinds", "item-numbers-out-of-order", "item-reused-options",
 ]
 Flag = Literal["no_question", "no_authored_question", "no_citation"]
-
-
-class BankModel(BaseModel):
-    """Base of every bank model: unknown keys are errors, every field is required (null when not applicable)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class BankSection(BankModel):
@@ -153,7 +151,9 @@ class NumericPart(BankModel):
     unit: str | None = Field(description="The unit the number is in, e.g. GB; a learner may type it after the number. Null when none.")
 
 
-BankPart = Annotated[ChoicesPart | TextPart | PairsPart | SequencePart | NumericPart, Field(discriminator="shape")]
+# The built-in shapes' parts, then each shape folder's own (pipeline/shapes/<name>/: its `bank_model`).
+BankPart = Annotated[Union[(ChoicesPart, TextPart, PairsPart, SequencePart, NumericPart,  # noqa: UP007
+                            *(s.bank_model for s in registry.shapes().values() if s.bank_model is not None))], Field(discriminator="shape")]
 
 
 class BankCitation(BankModel):

@@ -126,6 +126,9 @@ def fill_answer(form, q: dict, right: bool) -> None:
             form.locator(f"select[data-pair='{prompt['id']}']").select_option(answer)
     elif part["shape"] == "numeric":
         form.locator("input[type=text]").fill(part["value_text"] if right else str(part["high"] + 1))
+    elif part["shape"] == "cloze":  # every gap right, or the first one wrong
+        for n, gap in enumerate(part["gaps"]):
+            form.locator(f"input[data-gap='{gap['id']}']").fill(gap["accepted"][0] if right or n else "something else")
     else:
         order = part["correct_order"] if right else part["correct_order"][::-1]
         for item in part["items"]:

@@ -20,13 +20,15 @@ CODE = (ROOT / "pipeline", ROOT / "schema")
 # The layers, lowest first. A module belongs to the component with the longest matching name; it may import
 # its own component and any lower one, never a higher one. Within a component imports are free (but acyclic).
 # A component names a module or package and everything below it, except those in EXACT, which name one module:
-# the package root (`pipeline` as a prefix would hold every module, and the check could never fail).
+# the package root (`pipeline` as a prefix would hold every module, and the check could never fail). A `*`
+# stands for any one name: a shape's folder (pipeline/shapes/<name>/) keeps its question type in `question`
+# and its output writers in `outputs`, which sit in the questions' and the renderers' layers.
 EXACT = frozenset({"pipeline"})
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline", "pipeline.vocabulary", "pipeline.errors", "pipeline.paths", "pipeline.diagnostics", "pipeline.inputs.clock",
      "pipeline.text"),  # the vocabulary: no stage of its own
     ("pipeline.shapes",),  # interaction shapes and grading
-    ("pipeline.questions",),  # question types: their models, checks and parts
+    ("pipeline.questions", "pipeline.shapes.*.question"),  # question types: their models, checks and parts (a shape folder's own type)
     ("schema",),  # the content model and the bank's contract: one component, above the types it unites
     ("pipeline.view",),  # the exam view's shapes: what every renderer reads
     ("pipeline.publish",),  # atomic writes and generations
@@ -39,7 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.practice",),  # generated questions, coverage
     ("pipeline.derive",),  # content + locks + today -> the exam view
     ("pipeline.stats",),  # learners' answers -> item statistics, judged against the view
-    ("pipeline.render",),  # one module per output, and their registry
+    ("pipeline.render", "pipeline.shapes.*.outputs"),  # one module per output, and their registry (a shape folder's own writers)
     ("pipeline.findings",),  # what an audit found, where it lands in the outputs
     ("pipeline.console",),  # what the terminal is told: problems, progress, a crash
     ("pipeline.settings", "pipeline.build"),  # pipeline.toml, and the one reader of a build's inputs (only pipeline.cli calls it)
@@ -80,7 +82,7 @@ def layer_of(module: str) -> int | None:
     best: tuple[int, int] | None = None
     for number, components in enumerate(LAYERS):
         for component in components:
-            matches = module == component or (component not in EXACT and module.startswith(component + "."))
+            matches = _within(component, module) and (module.count(".") == component.count(".") or component not in EXACT)
             if matches and (best is None or len(component) > best[1]):
                 best = (number, len(component))
     return best[0] if best else None
@@ -141,11 +143,15 @@ def test_the_layer_check_would_catch_an_upward_import():
     assert layer_of("pipeline.render.anki.deck") > layer_of("pipeline.view.model") > layer_of("pipeline.questions.single")
     assert layer_of("pipeline.citations.blast") == layer_of("pipeline.citations")  # what the audit once imported
     assert layer_of("pipeline.render.anki.deck_notes") > layer_of("pipeline.citations.lock")
+    # a shape folder's parts sit in their layers: its shape with the shapes, its type and writers above
+    assert layer_of("pipeline.shapes.anyshape") == layer_of("pipeline.shapes") < layer_of("pipeline.shapes.anyshape.question")
+    assert layer_of("pipeline.shapes.anyshape.question") == layer_of("pipeline.questions")
+    assert layer_of("pipeline.shapes.anyshape.outputs") == layer_of("pipeline.render") > layer_of("pipeline.shapes.anyshape.helper")
 
 
 def test_renderers_import_neither_the_lock_nor_today_nor_the_loader_nor_yaml():
     offenders = []
-    for path in sorted((ROOT / "pipeline" / "render").rglob("*.py")):
+    for path in sorted([*(ROOT / "pipeline" / "render").rglob("*.py"), *(ROOT / "pipeline" / "shapes").glob("*/outputs/*.py")]):
         for name in sorted(imports_of(path)):
             if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN_IN_RENDERERS):
                 offenders.append(f"{path.relative_to(ROOT)} imports {name}")
@@ -160,10 +166,11 @@ def test_the_forbidden_list_would_catch_an_offender(tmp_path):
 
 @pytest.mark.parametrize("module", ["pipeline.view.model", "pipeline.view", "pipeline.shapes.grading"])
 def test_importing_the_view_loads_no_yaml_lock_clock_or_network(module):
-    script = f"import sys, json; import {module}; print(json.dumps(sorted(sys.modules)))"
+    # every shape found too (its module or folder's own Python): a shape must load no more than the view may
+    script = f"import sys, json; import {module}; import pipeline.shapes.registry as r; r.shapes(); print(json.dumps(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
     loaded = json.loads(done.stdout)
-    assert module in loaded and "pipeline.shapes.parts" in loaded  # the probe ran and saw the view's own imports
+    assert module in loaded and "pipeline.shapes.choices" in loaded  # the probe ran and saw the view's own imports
     assert [m for m in loaded if any(m == bad or m.startswith(bad + ".") for bad in NOT_UNDER_THE_VIEW)] == []
 
 
@@ -197,8 +204,19 @@ def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def _within(component: str, module: str) -> bool:
+    """Whether `module` is `component` or below it (a `*` in the component stands for any one name)."""
+    pattern, parts = component.split("."), module.split(".")
+    return len(parts) >= len(pattern) and all(p in ("*", m) for p, m in zip(pattern, parts, strict=False))
+
+
 def package_of(module: str, modules: dict[str, Path]) -> str:
-    """The package a module is part of: `pipeline.<package>` or `schema`; a module at pipeline's root is its own."""
+    """The package a module is part of: `pipeline.<package>` or `schema`; a module at pipeline's root is its own.
+    A shape folder's `question` and `outputs` belong to the package of their layer (questions, render), as LAYERS
+    assigns them: they are those packages' members kept beside their shape."""
+    home = next((layer[0] for layer in LAYERS for component in layer if "*" in component and _within(component, module)), None)
+    if home is not None:
+        return home
     parts = module.split(".")
     if parts[0] == "schema":
         return "schema"

@@ -27,7 +27,7 @@ from pipeline.check.validate import validate
 from pipeline.derive import build_view
 from pipeline.render.lms import canvas, gift, moodle, qti21
 from pipeline.render.lms.text import inline_html
-from pipeline.render.support import writable
+from pipeline.render.support import writable, writers_for
 from pipeline.settings.reader import exam_inputs
 from pipeline.text.plaintext import to_plain
 from tests.conftest import ROOT, TODAY, write_found_lock
@@ -118,7 +118,7 @@ def inline(markdown: str) -> str:
 
 
 def check_gift(view, path: Path, parse) -> None:
-    questions = writable(view.questions, gift.WRITERS, "gift", [], why=gift.WHY, max_parts=1)
+    questions = writable(view.questions, writers_for("gift"), "gift", [], max_parts=1)
     path.write_text(gift.gift_text(questions), encoding="utf-8")
     parsed = parse(path)
     assert "ok" in parsed, parsed.get("error")
@@ -131,7 +131,7 @@ def check_gift(view, path: Path, parse) -> None:
 
 
 def check_moodle(view) -> None:
-    questions = writable(view.questions, moodle.WRITERS, "moodle", [], max_parts=1)
+    questions = writable(view.questions, writers_for("moodle"), "moodle", [], max_parts=1)
     root = etree.fromstring(moodle.moodle_xml(view, questions).encode("utf-8"))
     shown = {q.findtext("idnumber"): q for q in root.iter("question") if q.get("type") != "category"}
     assert list(shown) == [q.id for q in questions]
@@ -158,7 +158,7 @@ def shown_texts(q) -> list[str]:
 
 
 def check_qti(view) -> None:
-    questions = writable(view.questions, qti21.WRITERS, "qti21", [], max_parts=1)
+    questions = writable(view.questions, writers_for("qti21"), "qti21", [], max_parts=1)
     files = qti21.package_files(view, questions)
     ns = {"q": qti21.NS}
     for q in questions:
@@ -174,7 +174,7 @@ def check_qti(view) -> None:
 
 
 def check_canvas(view) -> None:
-    questions = writable(view.questions, canvas.WRITERS, "canvas", [], why=canvas.WHY, max_parts=1)
+    questions = writable(view.questions, writers_for("canvas"), "canvas", [], max_parts=1)
     files = canvas.package_files(view, questions)
     qid = canvas.quiz_id(view)
     root = etree.fromstring(files[f"{qid}/{qid}.xml"])

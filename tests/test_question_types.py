@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from pipeline.questions import QUESTION, TYPES, make_question
 from pipeline.render.support import holds, writable
 from pipeline.shapes.parts import SHAPE_NAMES
+from pipeline.shapes.registry import UnknownShape
 from schema.models import Objective
 from tests.viewkit import view_of as question_view_of
 
@@ -32,6 +33,7 @@ EXAMPLES = {
     "matching": {"pairs": [{"prompt": "one", "answer": "1"}, {"prompt": "two", "answer": "2"}], "extra_answers": ["3"]},
     "ordering": {"items": ["x", "y", "z"]},
     "numeric": {"answer": 3.14, "tolerance": 0.01, "unit": "GB"},
+    "cloze": {"text": "Keep the [___] and split the [___].", "gaps": [["model"], ["batch", "minibatch"]]},
 }
 
 
@@ -83,7 +85,7 @@ def test_ordering_rules():
 
 @dataclasses.dataclass(frozen=True)
 class Hotspot:
-    """A shape no output has a writer for: what a new, unsupported interaction would look like."""
+    """A shape no module declares: what a new interaction would look like before its module exists."""
 
     shape: typing.ClassVar[str] = "hotspot"
     x: int = 0
@@ -94,11 +96,16 @@ class Hotspot:
 
 def test_a_shape_an_output_has_no_writer_for_is_skipped_with_a_warning_naming_the_question():
     plain = question_view_of(make_question(id="ok-1", type="true_false", stem="s", explanation="e", answer=True))
-    odd = dataclasses.replace(plain, id="odd-1", parts=(Hotspot(),))
+    ordered = question_view_of(make_question(id="seq-1", type="ordering", stem="s", explanation="e", items=["a", "b", "c"]))
     warnings: list[str] = []
-    kept = writable([plain, odd], {"choices": object()}, "demo", warnings, why={"hotspot": "no hotspots here"})
+    kept = writable([plain, ordered], {"choices": object()}, "gift", warnings)  # the shape's own reason is said
     assert [q.id for q in kept] == ["ok-1"]
-    assert warnings == ["demo: question odd-1 (true_false) skipped: no hotspots here"]
-    assert holds(odd, {"choices": 1}) == "hotspot" and holds(plain, {"choices": 1}) is None
+    assert warnings == ["gift: question seq-1 (ordering) skipped: GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"]
+    kept = writable([ordered], {"choices": object()}, "demo", warnings := [], why={"sequence": "no orders here"})
+    assert (kept, warnings) == ([], ["demo: question seq-1 (ordering) skipped: no orders here"])
+    assert holds(ordered, {"choices": 1}) == "sequence" and holds(plain, {"choices": 1}) is None
+    odd = dataclasses.replace(plain, id="odd-1", parts=(Hotspot(),))  # a shape no module declares: an error, not a skip
+    with pytest.raises(UnknownShape, match="Hotspot part is of no shape"):
+        writable([odd], {"choices": object()}, "demo", [])
     two = dataclasses.replace(plain, id="two-1", parts=plain.parts * 2)
     assert holds(two, {"choices": 1}, max_parts=1) == "parts"

@@ -87,12 +87,12 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
 def test_sample_deck_imports_cleanly(build, collection, full_copy, tmp_path):
     log = import_package(collection, build(full_copy, tmp_path / "out") / "deck.apkg")
     assert (len(log.conflicting), len(log.duplicate), len(log.missing_notetype), len(log.empty_first_field)) == (0, 0, 0, 0)
-    assert len(log.new) == collection.note_count() == 66  # 18 terms, 33 authored and 1 generated matching questions, 4 check-yourself prompts, 7 key points with cloze marks, 3 examples
+    assert len(log.new) == collection.note_count() == 67  # 18 terms, 34 authored and 1 generated matching questions, 4 check-yourself prompts, 7 key points with cloze marks, 3 examples
     expected = expected_cards(full_copy)
     cards = [collection.get_card(cid) for cid in collection.find_cards("")]
     by_type = Counter(note_types.NOTE_TYPES[[t.model_id for t in note_types.NOTE_TYPES].index(c.note().mid)].key for c in cards)
     # 11 terms whose definition needs the term, or whose deck names it, get one card (pipeline/practice/term_cards.py)
-    assert by_type == expected["type"] == Counter(term=14, **{"term-one-way": 11}, question=38, cloze=7, example=3)
+    assert by_type == expected["type"] == Counter(term=14, **{"term-one-way": 11}, question=39, cloze=7, example=3)
     by_deck = Counter(collection.decks.name(c.did).rsplit("::", 1)[1].split()[0] for c in cards)
     assert by_deck == expected["objective"]
 
@@ -141,7 +141,7 @@ def test_rebuild_after_editing_a_definition_updates_that_note(build, full_copy, 
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 66)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 67)
     (note_id,) = col.find_notes('"Term:Tensor Core"')
     assert col.get_note(note_id)["Definition"] == "<p>A GPU unit for fast matrix multiply-accumulate, edited.</p>"
     col.close()
@@ -165,7 +165,7 @@ def test_edit_reaches_anki_without_a_previous_build(build, full_copy, tmp_path):
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 66)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 67)
     assert col.get_note(col.find_notes('"Term:Tensor Core"')[0])["Definition"] == "<p>Edited again.</p>"
     col.close()
 
@@ -182,7 +182,7 @@ def test_template_change_updates_the_note_type(build, full_copy, tmp_path, monke
     col = Collection(str(tmp_path / "learner.anki2"))
     import_package(col, first)
     log = import_package(col, second)
-    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 66)
+    assert (len(log.new), len(log.conflicting), col.note_count()) == (0, 0, 67)
     assert col.db.scalar("SELECT count() FROM notetypes WHERE name LIKE 'Exam prep: question%'") == 1  # updated, not copied
     card = col.get_card(col.find_cards("tag:NCA-GENM::type::question")[0])
     assert "Take your time." in card.question()
@@ -291,7 +291,7 @@ def test_reimporting_an_unchanged_deck_updates_no_note(build, full_copy, tmp_pat
     assert json.loads((tmp_path / "out2" / EXAM / "deck-changes.json").read_text())["package_timestamp"] > \
         json.loads((tmp_path / "out" / EXAM / "deck-changes.json").read_text())["package_timestamp"]
     log, _, _ = _learner_reimports(tmp_path, first, second)
-    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 0, 66)
+    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 0, 67)
 
 
 def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history(build, full_copy, tmp_path):
@@ -301,7 +301,7 @@ def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history
     _later(file)
     second = keep(build(full_copy, tmp_path / "out"), tmp_path, "second.apkg")
     log, before, after = _learner_reimports(tmp_path, first, second, review=True)
-    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 1, 65)
+    assert (len(log.new), len(log.updated), len(log.duplicate)) == (0, 1, 66)
     assert [note.fields[0] for note in log.updated] != []
     assert before == after and before[0] == 1  # the review and the interval it gave survive the update
 
@@ -309,7 +309,7 @@ def test_one_changed_question_updates_exactly_that_note_and_keeps_review_history
 def test_note_times_are_kept_in_a_state_file_beside_the_lock(build, full_copy, tmp_path):
     build(full_copy, tmp_path / "out")
     state = json.loads((full_copy / EXAM / "deck.state.json").read_text())["notes"]
-    assert len(state) == 66
+    assert len(state) == 67
     file = copy_of(full_copy, OBJECTIVES[0])
     set_value(file, ("questions", 0, "explanation"), "Edited.")
     _later(file, 1000)

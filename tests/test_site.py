@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from pipeline.questions import make_question
-from pipeline.render import RENDERERS, load
+from pipeline.render import RENDERERS, load, shape_files
 from pipeline.render.site import paths, site
 from pipeline.render.site.html import CSP
 from pipeline.render.site.link_filter import keep_allowed_links
@@ -38,7 +38,7 @@ def test_every_page_is_written(built):
     assets = {p.name for p in (built / "site" / "assets").iterdir()}
     assert assets == {"site.css", "site.js", "search.js", "grade.js", "schedule.js", "store.js", "review.js", "mock.js", "mock-review.js", "merge.js",
                       "progress.js", "exam-data.js", "search-index.js", "ts-fsrs.js", "ts-fsrs.LICENSE.txt", "progress.schema.json",
-                      "progress_check.js", "progress-schema.js"}
+                      "progress_check.js", "progress-schema.js", "shape-cloze.js", "shape-cloze.css"}  # the last two: pipeline/shapes/cloze/
 
 
 def test_each_page_has_the_csp_and_no_inline_script_or_style(built):
@@ -116,9 +116,11 @@ def test_safe_names_are_one_to_one_and_plain():
 def test_the_site_asks_every_shape():
     assert RENDERERS["site"] and load(RENDERERS["site"]) is site.render
     assert set(SHAPE_NAMES) == site.SHAPES
+    own = shape_files.own_files("site")  # a shape folder's own templates (pipeline/shapes/<name>/site*.html.j2)
     for shape in site.SHAPES:
-        assert (site.SITE_TEMPLATES / "shapes" / f"{shape}.html.j2").is_file()
-        assert (site.SITE_TEMPLATES / "answers" / f"{shape}.html.j2").is_file()
+        for kind in ("shapes", "answers"):
+            assert (site.SITE_TEMPLATES / kind / f"{shape}.html.j2").is_file() or f"{kind}/{shape}.html.j2" in own, (shape, kind)
+    assert set(own) == {"shapes/cloze.html.j2", "answers/cloze.html.j2"}
 
 
 def test_check_yourself_prompts_end_the_objective_page(built):

@@ -34,6 +34,7 @@ from pipeline.diagnostics import Report
 from pipeline.load.content import ObjectiveFile
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey
+from pipeline.questions import type_of
 from pipeline.questions.numeric import written
 from pipeline.text import cloze, word_forms
 from pipeline.text.plaintext import to_plain
@@ -98,7 +99,7 @@ def overlapping(q: Question) -> list[tuple[PathKey, str]]:
 def answer_in_stem(q: Question) -> list[tuple[PathKey, str]]:
     """Single choice only: with several correct options a shared word is weak evidence of a clue. Words
     are compared by stem, so an inflected or derived form of a word counts as the word."""
-    if q.type != "single":
+    if not _checked(q, "one-answer"):
         return []
     right, wrong = _right_wrong(q)
     stem = _words(q.stem)
@@ -140,7 +141,7 @@ def numeric_precision(q: Question) -> list[tuple[PathKey, str, str]]:
     of the last place asked (3.95 to two places takes 3.945 to 3.955): a wider one accepts answers the stem
     calls wrong ("4" and "3.9" for 3.95 ± 0.05)."""
     asked = _asked_unit(q)
-    if q.type != "numeric" or asked is None:
+    if not _checked(q, "precision") or asked is None:
         return []
     unit, words = asked
     answer = Decimal(written(q.answer))
@@ -153,11 +154,16 @@ def numeric_precision(q: Question) -> list[tuple[PathKey, str, str]]:
                              f"that round otherwise{shown}; set tolerance: {written(float(unit / 2))} (half the last place asked)", "numeric-precision")]
 
 
+def _checked(q: Question, check: str) -> bool:
+    """Whether an item-writing check applies to the question's type: the type declares it (its `checks`)."""
+    return check in type_of(q.type).checks
+
+
 def question_findings(q: Question) -> list[tuple[PathKey, str, str]]:
     """Every item-writing warning of one question, as (path below the question, message, code): the one
     list authored questions (as warnings) and generated ones (as reasons to drop them) are held to."""
     found = []
-    if q.type in ("single", "multiple") and q.options:
+    if _checked(q, "options") and q.options:
         found += [(path, message, CODES[rule]) for rule in CHOICE_RULES for path, message in rule(q)]
     return found + distractor_lint.choice_findings(q) + distractor_lint.matching_findings(q) + points_elsewhere(q) + numeric_precision(q)
 
@@ -170,7 +176,7 @@ def lint_objective(file: ObjectiveFile, report: Report) -> None:
             _warn(report, file, ("questions", i, *path), message, code)
     for i, message, code in distractor_lint.reused_options(questions):
         _warn(report, file, ("questions", i, "options"), message, code)
-    tf = [(i, q) for i, q in questions if q.type == "true_false"]
+    tf = [(i, q) for i, q in questions if _checked(q, "statements")]
     if len(tf) >= 2 and all(q.answer is True for _, q in tf):
         _warn(report, file, ("questions", tf[-1][0], "answer"), f"all {len(tf)} true/false questions of this objective are true: a candidate who answers 'true' throughout scores full marks; make some false ({ITEM_WRITING_GUIDE}, G20)", "item-tf-all-true")
     for i, point in file.indexed("key_points"):

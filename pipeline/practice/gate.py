@@ -72,8 +72,9 @@ def _in_context(question: QuestionBase, shown: tuple[Shown, ...], context: tuple
 def _grading(q: QuestionBase) -> list[Finding]:
     """The answer key graded by the one grading rule (pipeline/shapes/grading.py through answers.accepts)."""
     accepted = tuple(getattr(q, "accept", ()))
-    if q.type == "short_answer" and (not accepted or not answers.accepts(accepted, to_plain(str(q.answer)))):
+    checks = type_of(q.type).checks  # the type says which checks apply (never a list of type names)
+    if "fill-in" in checks and (not accepted or not answers.accepts(accepted, to_plain(str(q.answer)))):
         return [Finding("grading", "the fill-in does not accept its own model answer")]
-    if q.type == "single" and sum(o == q.answer for o in q.options) != 1:
+    if "one-answer" in checks and sum(o == q.answer for o in q.options) != 1:
         return [Finding("grading", "a single-choice item needs exactly one correct option")]
     return []

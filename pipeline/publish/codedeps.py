@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 from functools import cache
 from pathlib import Path
 
@@ -57,8 +58,32 @@ def _imports(name: str, path: Path, stamp: tuple[int, int]) -> tuple[str, ...]:
     return tuple(sorted({m for m in found if m and module_file(m) is not None}))
 
 
+SHAPE_FILES = "pipeline.render.shape_files"  # the site's and the guide's way to a shape folder's templates
+# An output's calls for its writers: registry.writer(part, "moodle"), registry.writers("anki_back"), writers_for("gift").
+_ASKS = re.compile(r"""(?:registry\.writers?|writers_for)\((?:[^()"]*,\s*)?"([a-z0-9_]+)"\)""")
+
+
+@cache
+def _asked(path: Path, stamp: tuple[int, int]) -> tuple[str, ...]:
+    """The registry outputs a module asks writers for (the shapes' writers are named by reference, not imported)."""
+    return tuple(sorted(set(_ASKS.findall(path.read_text(encoding="utf-8")))))
+
+
+def _writer_modules(output: str) -> list[str]:
+    from pipeline.shapes import registry  # only when an output asks it
+
+    return sorted({ref.partition(":")[0] for spec in registry.shapes().values() for ref in [spec.writers.get(output)] if isinstance(ref, str)})
+
+
+def _folder_files() -> list[Path]:
+    """The templates and scripts of the shape folders (pipeline/shapes/<name>/), which shape_files reads."""
+    folders = [p for p in (ROOT / "pipeline" / "shapes").iterdir() if (p / "__init__.py").is_file()]
+    return sorted(f for folder in folders for f in folder.rglob("*") if f.is_file() and f.suffix not in (".py", ".pyc") and "__pycache__" not in f.parts)
+
+
 def closure(module: str) -> list[Path]:
-    """The files of `module` and of every project module it imports, transitively, sorted."""
+    """The files of `module` and of every project module it imports, transitively, sorted; with the shapes'
+    writers it asks the registry for (by output name) and, through shape_files, the shape folders' templates."""
     seen: dict[str, Path] = {}
     todo = _with_parents(module)
     while todo:
@@ -70,7 +95,9 @@ def closure(module: str) -> list[Path]:
         stat = path.stat()
         for imported in _imports(name, path, (stat.st_mtime_ns, stat.st_size)):
             todo.extend(_with_parents(imported))
-    return sorted(set(seen.values()))
+        for output in _asked(path, (stat.st_mtime_ns, stat.st_size)):
+            todo.extend(m for writer in _writer_modules(output) for m in _with_parents(writer))
+    return sorted(set(seen.values()) | set(_folder_files() if SHAPE_FILES in seen else ()))
 
 
 def digest(files: list[Path]) -> str:

@@ -1,5 +1,6 @@
 """Question types as plug-ins: every module in this package that defines `TYPE` is one (modules whose
-name starts with `_` hold helpers that several types share).
+name starts with `_` hold helpers that several types share), and so is a shape folder's `question` module
+(pipeline/shapes/<name>/question.py, for a type that comes with its shape).
 
 A type owns its meaning in its module (pipeline/questions/base.py says what it declares). `Question` is
 the union of the types' source models, told apart by `type`; `TYPES` maps each name to its type. Adding a
@@ -10,6 +11,7 @@ templates: the schema, the view and every output pick it up (tests/test_question
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from typing import Annotated, Union
 
@@ -20,12 +22,22 @@ from pipeline.questions.base import Problem, QuestionBase, QuestionType
 _NOT_TYPES = {"base"}
 
 
+def _modules() -> list[str]:
+    """This package's type modules, then each shape folder's `question` module (pipeline/shapes/<name>/question.py:
+    a shape that brings its own question type keeps it beside the shape)."""
+    import pipeline.shapes as shapes
+
+    own = [f"{__name__}.{m.name}" for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)
+           if m.name not in _NOT_TYPES and not m.name.startswith("_")]
+    folders = [f"{shapes.__name__}.{m.name}.question" for m in sorted(pkgutil.iter_modules(shapes.__path__), key=lambda m: m.name)
+               if m.ispkg and importlib.util.find_spec(f"{shapes.__name__}.{m.name}.question") is not None]
+    return own + folders
+
+
 def _discover() -> dict[str, QuestionType]:
     found: dict[str, QuestionType] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name in _NOT_TYPES or info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    for name in _modules():
+        module = importlib.import_module(name)
         kind = getattr(module, "TYPE", None)
         if kind is None:
             continue

@@ -61,6 +61,11 @@ class QuestionType:
     answer_words: Callable[[QuestionBase], str] = lambda q: ""  # the right answer in words, for near-duplicate checks
     prompt_of: Callable[[QuestionBase], str] | None = None  # when the instruction depends on the question
     rank: int = 100  # where the type is listed (messages, the docs, the schema): by rank, then name
+    # The item-writing checks that apply to it (pipeline/check/item_lint.py, pipeline/practice/gate.py ask
+    # this, never a list of type names): "options" (authored options and an answer among them), "one-answer"
+    # (exactly one of them right), "statements" (a true/false statement), "precision" (a number asked to a
+    # place), "fill-in" (typed answers accepted by the grading rule).
+    checks: frozenset[str] = frozenset()
 
     def prompt_for(self, question: QuestionBase) -> str:
         return self.prompt_of(question) if self.prompt_of is not None else self.prompt

@@ -34,4 +34,4 @@ def check(q: MultipleQuestion) -> list[Problem]:
 TYPE = QuestionType("multiple", MultipleQuestion, "Choose all that apply.",
                     "right when exactly the correct options are chosen; each correct option chosen scores an equal share, "
                     "each wrong one takes a share away (never below zero)",
-                    parts, check, answer_words=answer_words, rank=2)
+                    parts, check, answer_words=answer_words, rank=2, checks=frozenset({"options"}))

@@ -90,4 +90,5 @@ def _prompt(q: NumericQuestion) -> str:
 
 TYPE = QuestionType("numeric", NumericQuestion, "Give the number.",
                     "right when the number given is within the tolerance of the answer (a unit typed after it is accepted)",
-                    parts, check, answer_words=lambda q: f"{written(q.answer)} {q.unit or ''}".strip(), prompt_of=_prompt, rank=7)
+                    parts, check, answer_words=lambda q: f"{written(q.answer)} {q.unit or ''}".strip(), prompt_of=_prompt, rank=7,
+                    checks=frozenset({"precision"}))

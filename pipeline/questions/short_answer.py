@@ -28,4 +28,5 @@ def parts(q: ShortAnswerQuestion) -> tuple[TextPart]:
 TYPE = QuestionType("short_answer", ShortAnswerQuestion, "Answer in a sentence or two.",
                     f"graded automatically when accepted answers are listed ({RULE_TEXT}), else by comparing with the model answer",
                     parts, answer_md=lambda q, parts: q.answer, answer_words=lambda q: q.answer,
-                    prompt_of=lambda q: "Fill in the blank." if q.accept else "Answer in a sentence or two.", rank=4)
+                    prompt_of=lambda q: "Fill in the blank." if q.accept else "Answer in a sentence or two.", rank=4,
+                    checks=frozenset({"fill-in"}))

@@ -27,4 +27,5 @@ def check(q: SingleQuestion) -> list[Problem]:
 
 
 TYPE = QuestionType("single", SingleQuestion, "Choose one.", "right when the one correct option is chosen",
-                    parts, check, answer_words=answer_words, rank=1)
+                    parts, check, answer_words=answer_words, rank=1,
+                    checks=frozenset({"options", "one-answer"}))

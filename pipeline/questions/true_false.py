@@ -24,4 +24,5 @@ def parts(q: TrueFalseQuestion) -> tuple[Choices]:
 
 
 TYPE = QuestionType("true_false", TrueFalseQuestion, "True or false?", "right when the true/false choice matches", parts,
-                    answer_words=lambda q: "true" if q.answer else "false", rank=3)
+                    answer_words=lambda q: "true" if q.answer else "false", rank=3,
+                    checks=frozenset({"statements"}))

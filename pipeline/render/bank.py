@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.shapes import registry
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
 from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
@@ -108,11 +109,10 @@ def _numeric(p: Numeric) -> NumericPart:
                        low=p.low, high=p.high, unit=p.unit)
 
 
-WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "sequence": _sequence, "numeric": _numeric}  # every shape
-
-
 def bank_part(part: Part):
-    return WRITERS[part.shape](part)
+    """The part's entry in bank.json, by its shape's writer (pipeline/shapes/registry.py): every shape has one,
+    and a part of an unknown shape stops the build (UnknownShape), never a KeyError or a missing entry."""
+    return registry.writer(part, "bank")(part)
 
 
 def _citation(c: CitationView) -> BankCitation:

@@ -1,6 +1,7 @@
 """What an output can hold, derived from the shapes it has writers for (never a hand-kept list of types).
 
-Every renderer keeps a mapping from shape name to the function that writes that shape. A question whose
+Each shape names, per output, the function that writes it or why it has none (pipeline/shapes/registry.py);
+an output asks the registry for its writers (`writers_for`). A question whose
 parts include a shape the output has no writer for (or more parts than it can put in one item) is left
 out with a warning naming the question, the shape and, where the format says why, the reason; never an
 empty field or a KeyError.
@@ -10,14 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from pipeline.shapes import registry
 from pipeline.view.model import QuestionView
+
+
+def writers_for(output: str) -> dict[str, str]:
+    """Shape name -> writer, for the shapes `output` writes (an unknown shape in a question raises on lookup)."""
+    return registry.writers(output)
 
 
 def holds(q: QuestionView, writers: Mapping[str, object], max_parts: int | None = None) -> str | None:
     """None when the output can write `q`; else the first shape it cannot (or "parts" when there are too many)."""
     if max_parts is not None and len(q.parts) > max_parts:
         return "parts"
-    return next((part.shape for part in q.parts if part.shape not in writers), None)
+    return next((registry.of(part).name for part in q.parts if registry.of(part).name not in writers), None)
 
 
 def writable(questions: Iterable[QuestionView], writers: Mapping[str, object], output: str, warnings: list[str], *,
@@ -31,6 +38,6 @@ def writable(questions: Iterable[QuestionView], writers: Mapping[str, object], o
         elif missing == "parts":
             warnings.append(f"{output}: question {q.id} ({q.type}) skipped: it has {len(q.parts)} parts and the format holds {max_parts} per question")
         else:
-            reason = (why or {}).get(missing, f"the format has no way to ask for a {missing} answer")
+            reason = {**registry.reasons(output), **(why or {})}.get(missing, f"the format has no way to ask for a {missing} answer")
             warnings.append(f"{output}: question {q.id} ({q.type}) skipped: {reason}")
     return kept

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from pipeline.shapes import registry
 from pipeline.shapes.grading import normalise, rule
 from pipeline.shapes.parts import Choices, Pairs, Sequence
 from pipeline.text.plaintext import to_plain
@@ -44,6 +45,7 @@ class ItemKey:
     prompt_texts: tuple[tuple[str, str], ...] = ()  # pairs: (prompt id, plain text)
     answer_texts: tuple[tuple[str, str], ...] = ()  # pairs: (answer id, plain text)
     item_texts: tuple[tuple[str, str], ...] = ()  # sequence: (item id, plain text)
+    self_graded: bool = False  # a person judges it (an essay): no score is counted from the response
     source_file: str = ""
     source_line: int = 0
 
@@ -54,7 +56,7 @@ class ItemKey:
     @property
     def auto(self) -> bool:
         """Scored without a person: anything but a text part without accepted answers (an essay)."""
-        return self.shape != "text" or bool(self.rule.get("accepted"))
+        return not self.self_graded
 
     @cached_property
     def correct(self) -> frozenset[str]:
@@ -78,16 +80,27 @@ class ItemKey:
 def key_of(q: QuestionView) -> ItemKey:
     """The one place that reads a question view: its first part (every type has one) and its place."""
     part = q.parts[0]
-    fields: dict = {}
-    if isinstance(part, Choices):
-        fields["options"] = tuple(OptionKey(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)
-    elif isinstance(part, Pairs):
-        fields["prompt_texts"] = tuple((p.id, to_plain(p.text_md)) for p in part.prompts)
-        fields["answer_texts"] = tuple((a.id, to_plain(a.text_md)) for a in part.answers)
-    elif isinstance(part, Sequence):
-        fields["item_texts"] = tuple((i.id, to_plain(i.text_md)) for i in part.items)
-    return ItemKey(id=q.id, type=q.type, shape=part.shape, stem=to_plain(q.stem_md), rule=rule(part),
-                   source_file=q.source_file, source_line=q.source_line, **fields)
+    fields = registry.writer(part, "stats_key")(part)  # what the shape's reader needs of the part's texts
+    return ItemKey(id=q.id, type=q.type, shape=registry.of(part).name, stem=to_plain(q.stem_md), rule=rule(part),
+                   self_graded=registry.of(part).self_graded(part), source_file=q.source_file, source_line=q.source_line, **fields)
+
+
+def choices_fields(part: Choices) -> dict:
+    return {"options": tuple(OptionKey(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)}
+
+
+def pairs_fields(part: Pairs) -> dict:
+    return {"prompt_texts": tuple((p.id, to_plain(p.text_md)) for p in part.prompts),
+            "answer_texts": tuple((a.id, to_plain(a.text_md)) for a in part.answers)}
+
+
+def sequence_fields(part: Sequence) -> dict:
+    return {"item_texts": tuple((i.id, to_plain(i.text_md)) for i in part.items)}
+
+
+def no_fields(part: object) -> dict:
+    """A typed answer: the rule is all a reader needs."""
+    return {}
 
 
 @dataclass

@@ -10,6 +10,7 @@ key: its export must give the mark.
 
 from __future__ import annotations
 
+from pipeline.shapes import registry
 from pipeline.shapes.grading import grade, normalise
 from pipeline.stats.match import ItemKey
 
@@ -70,15 +71,37 @@ def order_from_texts(key: ItemKey, texts: list[str]) -> list[str]:
     return [items.get(normalise(t), "?") for t in texts]
 
 
+def read(key: ItemKey, raw: str, form: str) -> tuple[tuple[str, ...] | None, object]:
+    """A response as an export wrote it -> (options chosen or None, the response a rule takes), by the shape's
+    reader (pipeline/shapes/registry.py, `stats_read`). `form`: "ids", the bank's ids (the long format:
+    "a|c", "p1=m2|p2=m1", "i2|i1"), or "summary", an LMS report's texts ("4096; 4097", "prompt -> answer; ...")."""
+    return registry.writer(key.shape, "stats_read")(key, raw, form)
+
+
 def from_ids(key: ItemKey, raw: str) -> tuple[tuple[str, ...] | None, object]:
     """A response in the bank's ids (the long format) -> (options chosen or None, the response a rule takes)."""
-    if key.is_choice:
-        chosen = choices_from_ids(key, raw)
-        return chosen, list(chosen)
-    if key.shape == "pairs":
+    return read(key, raw, "ids")
+
+
+def read_choices(key: ItemKey, raw: str, form: str) -> tuple[tuple[str, ...], list[str]]:
+    chosen = choices_from_ids(key, raw) if form == "ids" else choices_from_summary(key, raw, "; ")
+    return chosen, list(chosen)
+
+
+def read_pairs(key: ItemKey, raw: str, form: str) -> tuple[None, dict[str, str]]:
+    if form == "ids":
         return None, {p.strip(): a.strip() for p, _, a in (part.partition("=") for part in raw.split("|")) if a}
-    if key.shape == "sequence":
+    return None, pairs_from_texts(key, [part.partition(" -> ")[::2] for part in raw.split("; ")])  # qtype_match
+
+
+def read_sequence(key: ItemKey, raw: str, form: str) -> tuple[None, list[str]]:
+    if form == "ids":
         return None, [part.strip() for part in raw.split("|") if part.strip()]
+    return None, order_from_texts(key, raw.split("; "))
+
+
+def read_as_given(key: ItemKey, raw: str, form: str) -> tuple[None, str]:
+    """A typed answer (text, a number): the response is the text itself, in either form."""
     return None, raw
 
 

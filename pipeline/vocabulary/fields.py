@@ -93,3 +93,10 @@ class Strict(BaseModel):
     """Base of every model: unknown keys are errors, and models are immutable once loaded."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BankModel(BaseModel):
+    """Base of every bank model (schema/bank.py, and a shape folder's own part): unknown keys are errors,
+    every field is required (null when not applicable)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)

@@ -57,33 +57,49 @@
     return verdict(Math.max(0, score), exact);
   }
 
+  function text(rule, response, shared) {
+    if (!rule.accepted.length) { return verdict(0, null); }
+    var right = rule.accepted.indexOf(answerKey(response, shared)) >= 0;
+    return verdict(right ? 1 : 0, right);
+  }
+
+  /* The site's shape registry: shape name -> {grade, read, show, words}. The five built-in shapes' graders
+     are here; site.js adds their form readers, mock-review.js their words; a shape of its own folder
+     (pipeline/shapes/<name>/site.js) registers all four. An unknown shape is an error, never a fallback. */
+  var SHAPES = {
+    choices: {grade: choices},
+    text: {grade: text},
+    pairs: {grade: function (rule, response) {
+      var ids = Object.keys(rule.pairs), matched = ids.filter(function (p) { return response[p] === rule.pairs[p]; }).length;
+      return verdict(matched / ids.length, matched === ids.length);
+    }},
+    sequence: {grade: function (rule, response) {
+      var inPlace = response.length === rule.order.length && response.every(function (id, i) { return id === rule.order[i]; });
+      return verdict(inPlace ? 1 : 0, inPlace);
+    }},
+    numeric: {grade: function (rule, response, shared) {
+      var number = parseNumber(response, rule.units, shared);
+      var within = number !== null && rule.low <= number && number <= rule.high;
+      return verdict(within ? 1 : 0, within);
+    }}
+  };
+  function register(name, parts) {
+    var own = Object.prototype.hasOwnProperty.call(SHAPES, name) ? SHAPES[name] : (SHAPES[name] = {});
+    Object.keys(parts).forEach(function (key) { own[key] = parts[key]; });
+  }
+  function shape(name) {
+    if (!Object.prototype.hasOwnProperty.call(SHAPES, name)) { throw new Error("unknown shape " + name); }
+    return SHAPES[name];
+  }
+
   /* Score `response` against one part's rule; `shared` is EXAM_DATA.grading. right is null when nothing is
      given yet or a person must judge (a written answer with no accepted answers). */
   function grade(rule, response, shared) {
+    var own = shape(rule.shape);
     if (empty(response)) { return verdict(0, null); }
-    switch (rule.shape) {
-      case "choices": return choices(rule, response);
-      case "text": {
-        if (!rule.accepted.length) { return verdict(0, null); }
-        var right = rule.accepted.indexOf(answerKey(response, shared)) >= 0;
-        return verdict(right ? 1 : 0, right);
-      }
-      case "pairs": {
-        var ids = Object.keys(rule.pairs), matched = ids.filter(function (p) { return response[p] === rule.pairs[p]; }).length;
-        return verdict(matched / ids.length, matched === ids.length);
-      }
-      case "sequence": {
-        var inPlace = response.length === rule.order.length && response.every(function (id, i) { return id === rule.order[i]; });
-        return verdict(inPlace ? 1 : 0, inPlace);
-      }
-      case "numeric": {
-        var number = parseNumber(response, rule.units, shared);
-        var within = number !== null && rule.low <= number && number <= rule.high;
-        return verdict(within ? 1 : 0, within);
-      }
-      default: throw new Error("unknown shape " + rule.shape);
-    }
+    return own.grade(rule, response, shared);
   }
 
-  root.ExamGrade = {grade: grade, normalise: normalise, answerKey: answerKey, parseNumber: parseNumber};
+  root.ExamGrade = {grade: grade, normalise: normalise, answerKey: answerKey, parseNumber: parseNumber, register: register,
+                    shape: shape, verdict: verdict, empty: empty, text: text};
 }(window));

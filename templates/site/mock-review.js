@@ -16,24 +16,29 @@
     return wanted ? done.filter(function (m) { return m.started === wanted; })[0] || null : done[done.length - 1] || null;
   }
   function letter(el) { var span = el && el.querySelector(".letter"); return span ? span.textContent.replace(/\.$/, "") : ""; }
-  /* What the learner gave for a part, in a few words: letters, the text typed, prompt–answer pairs, an order. */
-  function partText(el, given) {
-    var shape = el.dataset.shape;
-    if (given === null || given === undefined || (Array.isArray(given) && !given.length) || given === "") { return "no answer"; }
-    if (shape === "choices") {
-      return given.map(function (id) {
-        var input = el.querySelector("input[value='" + CSS.escape(id) + "']"), label = input && input.closest("label");
-        return letter(label) || (label ? label.textContent.trim() : id);
-      }).join(", ");
-    }
-    if (shape === "text" || shape === "numeric") { return "“" + String(given) + "”"; }
-    if (shape === "pairs") {
-      return Array.prototype.map.call(el.querySelectorAll("select"), function (s, i) {
-        var option = s.querySelector("option[value='" + CSS.escape(given[s.dataset.pair] || "") + "']");
-        return (i + 1) + "–" + (option && option.value ? option.textContent.split(".")[0] : "?");
-      }).join(", ");
-    }
+  /* What the learner gave for a part, in a few words (`words`, in grade.js's shape registry): letters, the text
+     typed, prompt–answer pairs, an order; a shape with a folder of its own registers its words in its script. */
+  var G = window.ExamGrade, quoted = function (el, given) { return "“" + String(given) + "”"; };
+  G.register("choices", {words: function (el, given) {
+    return given.map(function (id) {
+      var input = el.querySelector("input[value='" + CSS.escape(id) + "']"), label = input && input.closest("label");
+      return letter(label) || (label ? label.textContent.trim() : id);
+    }).join(", ");
+  }});
+  G.register("text", {words: quoted});
+  G.register("numeric", {words: quoted});
+  G.register("pairs", {words: function (el, given) {
+    return Array.prototype.map.call(el.querySelectorAll("select"), function (s, i) {
+      var option = s.querySelector("option[value='" + CSS.escape(given[s.dataset.pair] || "") + "']");
+      return (i + 1) + "–" + (option && option.value ? option.textContent.split(".")[0] : "?");
+    }).join(", ");
+  }});
+  G.register("sequence", {words: function (el, given) {
     return given.map(function (id) { return letter(el.querySelector("select[data-item='" + CSS.escape(id) + "']").closest("li")); }).join(", ");
+  }});
+  function partText(el, given) {
+    if (G.empty(given)) { return "no answer"; }
+    return G.shape(el.dataset.shape).words(el, given);
   }
   function verdictOf(a, id) {
     if (!P.own(a.answers, id)) { return "unanswered"; }

@@ -13,43 +13,51 @@
   P.now = function () { return new Date(); };
   P.each = each;
 
-  /* What the learner gave for one part, in the shape grade.js reads: option ids, text, prompt -> answer, item ids in order. */
-  function partResponse(el, shape) {
-    if (shape === "choices") {
-      return Array.prototype.map.call(el.querySelectorAll("input:checked"), function (i) { return i.value; });
-    }
-    if (shape === "text" || shape === "numeric") {
-      return el.querySelector("input, textarea").value;
-    }
-    var selects = Array.prototype.slice.call(el.querySelectorAll("select"));
-    if (selects.some(function (s) { return !s.value; })) { return null; }
-    if (shape === "pairs") {
-      var pairs = {};
-      selects.forEach(function (s) { pairs[s.dataset.pair] = s.value; });
-      return pairs;
-    }
-    var order = selects.slice().sort(function (a, b) { return Number(a.value) - Number(b.value); });
-    return order.map(function (s) { return s.dataset.item; });
+  /* The built-in shapes' form readers (`read`: what the learner gave, in the shape grade.js reads: option ids,
+     text, prompt -> answer, item ids in order) and writers (`show`: a saved answer put back). They join the
+     graders in grade.js's registry; a shape with a folder of its own registers its pair in its own script. */
+  var G = window.ExamGrade, typed = {
+    read: function (el) { return el.querySelector("input, textarea").value; },
+    show: function (el, given) { el.querySelector("input, textarea").value = String(given); }
+  };
+  function selects(el) {
+    var all = Array.prototype.slice.call(el.querySelectorAll("select"));
+    return all.some(function (s) { return !s.value; }) ? null : all;
   }
-  /* The form's answer: one response per part, in part order. */
+  G.register("choices", {
+    read: function (el) { return Array.prototype.map.call(el.querySelectorAll("input:checked"), function (i) { return i.value; }); },
+    show: function (el, given) { each(el.querySelectorAll("input"), function (input) { input.checked = given.indexOf(input.value) >= 0; }); }
+  });
+  G.register("text", typed);
+  G.register("numeric", typed);
+  G.register("pairs", {
+    read: function (el) {
+      var all = selects(el), pairs = {};
+      if (!all) { return null; }
+      all.forEach(function (s) { pairs[s.dataset.pair] = s.value; });
+      return pairs;
+    },
+    show: function (el, given) { each(el.querySelectorAll("select"), function (s) { s.value = P.own(given, s.dataset.pair) ? given[s.dataset.pair] : ""; }); }
+  });
+  G.register("sequence", {
+    read: function (el) {
+      var all = selects(el);
+      if (!all) { return null; }
+      return all.slice().sort(function (a, b) { return Number(a.value) - Number(b.value); }).map(function (s) { return s.dataset.item; });
+    },
+    show: function (el, given) { each(el.querySelectorAll("select"), function (s) { s.value = given.indexOf(s.dataset.item) >= 0 ? String(given.indexOf(s.dataset.item) + 1) : ""; }); }
+  });
+  /* The form's answer: one response per part, in part order (an unknown shape throws: grade.js's registry). */
   function responseOf(form) {
-    return Array.prototype.map.call(form.querySelectorAll("[data-part]"), function (el) { return partResponse(el, el.dataset.shape); });
+    return Array.prototype.map.call(form.querySelectorAll("[data-part]"), function (el) { return G.shape(el.dataset.shape).read(el); });
   }
   /* Put a saved answer back into the form (after a reload: the learner sees what they answered). */
   function showResponse(form, responses) {
     if (!Array.isArray(responses)) { return; }
     each(form.querySelectorAll("[data-part]"), function (el, i) {
-      var given = responses[i], shape = el.dataset.shape;
+      var given = responses[i];
       if (given === null || given === undefined) { return; }
-      if (shape === "choices") {
-        each(el.querySelectorAll("input"), function (input) { input.checked = given.indexOf(input.value) >= 0; });
-      } else if (shape === "text" || shape === "numeric") {
-        el.querySelector("input, textarea").value = String(given);
-      } else if (shape === "pairs") {
-        each(el.querySelectorAll("select"), function (s) { s.value = P.own(given, s.dataset.pair) ? given[s.dataset.pair] : ""; });
-      } else {
-        each(el.querySelectorAll("select"), function (s) { s.value = given.indexOf(s.dataset.item) >= 0 ? String(given.indexOf(s.dataset.item) + 1) : ""; });
-      }
+      G.shape(el.dataset.shape).show(el, given);
     });
   }
 
@@ -83,8 +91,10 @@
   P.grade = function (q, responses) {
     var self = false, verdicts = q.grade.parts.map(function (rule, i) {
       var given = responses[i];
-      if (rule.shape === "text" && !rule.accepted.length && typeof given === "string" && given.trim()) { self = true; return {right: true}; }
-      return window.ExamGrade.grade(rule, given, DATA.grading);
+      var v = G.grade(rule, given, DATA.grading);
+      // no verdict on an answer given: a person judges it (a written answer without accepted answers)
+      if (v.right === null && !G.empty(given) && !(typeof given === "string" && !given.trim())) { self = true; return {right: true}; }
+      return v;
     });
     if (verdicts.some(function (v) { return v.right === null; })) { return "incomplete"; }
     if (self) { return "self"; }

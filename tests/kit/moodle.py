@@ -3,6 +3,7 @@ qformat_xml and each question type's save_question_options, read from Moodle's s
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from tests.lmskit import is_grade, weight_problems
@@ -68,7 +69,23 @@ def _numerical_problems(qid: str, q: ET.Element) -> list[str]:
     return problems
 
 
-RULES = {"numerical": _numerical_problems, "multichoice": _multichoice_problems, "truefalse": _truefalse_problems, "shortanswer": _shortanswer_problems,
+# qtype_multianswer's subquestions in the question text: {weight:TYPE:answers}, answers split on an unescaped ~,
+# each =text (100%) or %n%text; its importer makes one subquestion per match and needs at least one.
+_SUBQUESTION = re.compile(r"\{(\d*):(SHORTANSWER|SA|MW|SHORTANSWER_C|SAC|MWC):(.*?)(?<!\\)\}")
+
+
+def _cloze_problems(qid: str, q: ET.Element) -> list[str]:
+    found = _SUBQUESTION.findall(text_at(q, "questiontext/text"))
+    problems = [] if found else [f"{qid}: a Cloze question's text holds no subquestion (noquestions)"]
+    for _weight, _kind, field in found:
+        answers = re.split(r"(?<!\\)~", field)
+        full = [a for a in answers if a.startswith("=") or a.startswith("%100%")]
+        problems += [] if full else [f"{qid}: a subquestion {field!r} has no answer at 100%"]
+        problems += [f"{qid}: {a!r} is neither =answer nor %n%answer" for a in answers if not re.match(r"^(=|%-?\d+(\.\d+)?%)", a)]
+    return problems
+
+
+RULES = {"numerical": _numerical_problems, "cloze": _cloze_problems, "multichoice": _multichoice_problems, "truefalse": _truefalse_problems, "shortanswer": _shortanswer_problems,
          "matching": _matching_problems, "ordering": _ordering_problems, "essay": lambda qid, q: []}
 
 

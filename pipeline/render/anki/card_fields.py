@@ -11,6 +11,7 @@ import re
 from html import escape
 
 from pipeline.practice import term_forms
+from pipeline.shapes import registry
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
@@ -199,29 +200,31 @@ def _numeric_back(part: Numeric) -> str:
     return escape(part.answer_md())
 
 
-# shape -> (what the front shows besides the stem, what the back's Answer field shows)
-WRITERS = {
-    "choices": (_choices_front, _choices_back),
-    "text": (lambda part: "", _text_back),
-    "pairs": (_pairs_front, _pairs_back),
-    "sequence": (lambda part: _lettered(part.items), _sequence_back),
-    "numeric": (_numeric_front, _numeric_back),
-}
+def _nothing_front(part) -> str:
+    return ""
+
+
+def _sequence_front(part: Sequence) -> str:
+    return _lettered(part.items)
+
+
+# Each shape names its writers (pipeline/shapes/registry.py): anki_front, what the front shows besides the
+# stem, and anki_back, what the back's Answer field shows.
 
 
 def options_html(question: QuestionView) -> str:
     """What the front shows besides the stem: lettered options (A, B, C... in display order), matching
     prompts beside lettered answers, or the items to order; nothing for a statement or a written answer."""
-    return "".join(WRITERS[part.shape][0](part) for part in question.parts)
+    return "".join(registry.writer(part, "anki_front")(part) for part in question.parts)
 
 
 def answer_html(question: QuestionView) -> str:
     """The correct option(s) marked in place, True / False, the matches, the order or the number."""
-    return "".join(WRITERS[part.shape][1](part) for part in question.parts)
+    return "".join(registry.writer(part, "anki_back")(part) for part in question.parts)
 
 
 def model_answer_html(question: QuestionView) -> str:
-    return "".join(block_html(p.model_answer_md) for p in question.parts if isinstance(p, Text) and p.model_answer_md)
+    return "".join(block_html(p.model_answer_md) for p in question.parts if registry.of(p).self_graded(p) and p.model_answer_md)
 
 
 def code_html(text: str) -> str:

@@ -18,6 +18,7 @@ from pipeline.render.anki import card_fields as f
 from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, TERM_ONE_WAY, NoteType, stable_id
 from pipeline.render.feedback import report_url
 from pipeline.render.support import holds, writable
+from pipeline.shapes import registry
 from pipeline.shapes.order import LETTERS
 from pipeline.shapes.parts import Pairs
 from pipeline.text import cloze
@@ -93,6 +94,8 @@ def term_note(place: _Place, code: str, term: Term) -> DeckNote:
     return DeckNote(guid, TERM, fields, tags, place.deck)
 
 
+# The shapes a card can show: those with both a front and a back writer (pipeline/shapes/registry.py).
+ANKI = {name: ref for name, ref in registry.writers("anki_back").items() if name in registry.writers("anki_front")}
 CARD_PAIRS = 4  # a matching card holds at most four pairs: more is a page to read, not a card to recall
 
 
@@ -168,7 +171,7 @@ def notes(view: ExamView, warnings: list[str] | None = None, variants: int = 3) 
         found += [term_note(place, code, term) for term in objective.terms]
         found += [cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)]
         found += [example_note(place, code, e) for e in objective.examples]
-        found += [question_note(place, code, part, key) for q in writable(objective.practice, f.WRITERS, "anki", skipped)
+        found += [question_note(place, code, part, key) for q in writable(objective.practice, ANKI, "anki", skipped, why=registry.reasons("anki_back"))
                   for shown, variant_key in _variants(q, variants) for key, part in _parts(shown, variant_key)]
         found += [check_yourself_note(place, code, objective, n, prompt) for n, prompt in enumerate(objective.check_yourself, start=1)]
     return found
@@ -216,7 +219,7 @@ def notes_by_item(view: ExamView) -> dict[tuple[str, str], DeckNote]:
     for objective in view.objectives:
         place = _place(view, objective)
         found |= {("key-point", kp.id): cloze_note(place, code, kp) for kp in objective.key_points if cloze.marks(kp.text_md)}
-        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if not q.mock_only and holds(q, f.WRITERS) is None}
+        found |= {("question", q.id): question_note(place, code, q) for q in objective.questions if not q.mock_only and holds(q, ANKI) is None}
         found |= {("example", e.id): example_note(place, code, e) for e in objective.examples}
     return found
 

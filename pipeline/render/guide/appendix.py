@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.render.explained import Explained, explaining_points
-from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
+from pipeline.shapes import registry
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.text.slug import slug
 from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
@@ -64,7 +65,7 @@ class ExamItem:
     @property
     def answer_text(self) -> str:
         """The answer in a few words: letters, True/False, pairs, an order, the accepted words or the number."""
-        return "; ".join(KEY[part.shape](part) for part in self.question.parts)
+        return "; ".join(registry.writer(part, "guide")(part) for part in self.question.parts)
 
 
 def _choices_key(part: Choices) -> str:
@@ -84,8 +85,8 @@ def _sequence_key(part: Sequence) -> str:
     return ", ".join(i.letter for i in part.in_order())
 
 
-# shape -> the answer in a few words (the guide holds every shape, so a question missing here is a bug)
-KEY = {"choices": _choices_key, "text": _text_key, "pairs": _pairs_key, "sequence": _sequence_key, "numeric": lambda part: part.answer_md()}
+def _numeric_key(part: Numeric) -> str:
+    return part.answer_md()
 
 
 def _review_anchor(question: QuestionView, objective: ObjectiveView, points: set[str]) -> str:

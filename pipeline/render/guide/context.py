@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from pipeline.render import shape_files
 from pipeline.render.guide import appendix, book
 from pipeline.render.guide.callouts import ReferenceFacts, reference_facts
 from pipeline.render.guide.fetcher import TEMPLATES
 from pipeline.render.support import writable
+from pipeline.shapes import registry
 from pipeline.view.model import ObjectiveView, SectionView
 from schema.citation_status import Status
 from schema.models import Exam
@@ -26,8 +28,9 @@ if TYPE_CHECKING:  # pipeline.render imports the renderers, which import this mo
 # Who the PDF says wrote it. Not the exam's vendor: the vendor is quoted, it did not write the guide.
 AUTHOR = "exam-prep pipeline"
 LANGUAGE = "en"
-# The shapes the guide prints: those with a template (templates/guide/shapes/<shape>.html.j2).
-SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (TEMPLATES / "guide" / "shapes").glob("*.html.j2"))
+# The shapes the guide prints: those with a template (templates/guide/shapes/<shape>.html.j2, or the shape's
+# folder's guide.html.j2) and an answer-key writer.
+SHAPES = shape_files.shapes_with("guide", TEMPLATES / "guide", ("shapes",)) & frozenset(registry.writers("guide"))
 
 
 @dataclass(frozen=True)

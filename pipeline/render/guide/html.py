@@ -13,6 +13,7 @@ import jinja2
 from markupsafe import Markup
 
 from pipeline.practice import answers as fill_in
+from pipeline.render import shape_files
 from pipeline.render.guide import appendix, book
 from pipeline.render.guide.callouts import callouts
 from pipeline.render.guide.context import Guide
@@ -39,7 +40,7 @@ def markdown_inline(text: str) -> Markup:
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(GUIDE_TEMPLATES),
+        loader=shape_files.loader("guide", GUIDE_TEMPLATES),  # a shape with a folder brings its own template
         autoescape=True,  # every template, whatever its name: all of them are HTML
         undefined=jinja2.StrictUndefined,  # a misspelt field is an error, not an empty string in print
         trim_blocks=True,

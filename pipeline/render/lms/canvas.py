@@ -25,8 +25,9 @@ from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.qti21 import identifier
 from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import variant_items
-from pipeline.render.support import writable
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
+from pipeline.render.support import writable, writers_for
+from pipeline.shapes import registry
+from pipeline.shapes.parts import Choices, Numeric, Pairs, Text
 from pipeline.text import images
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from pipeline.render import RenderContext
 
 NAME = "canvas-qti.zip"
-WHY = {"sequence": "Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"}
 HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
 
@@ -75,7 +75,7 @@ def _choices(part: Choices) -> tuple[str, str, str]:
     else:
         kind = "true_false_question" if part.true_false else "multiple_choice_question"
         condition = f'<varequal respident="response1">{part.correct[0].id}</varequal>'
-    return kind, response, _full_marks(condition)
+    return kind, response, _full_marks(condition), ",".join(o.id for o in part.options)
 
 
 def _text_response(fibtype: str = "") -> str:
@@ -88,8 +88,8 @@ def _text(part: Text) -> tuple[str, str, str]:
     """A fill-in (`short_answer_question`: Canvas compares case-insensitively); without accepted answers, an essay."""
     if part.auto:
         condition = "".join(f'<varequal respident="response1">{escape(a)}</varequal>' for a in part.accepted)
-        return "short_answer_question", _text_response(), _full_marks(condition)
-    return "essay_question", _text_response(), '<respcondition continue="No"><conditionvar><other/></conditionvar></respcondition>'
+        return "short_answer_question", _text_response(), _full_marks(condition), ""
+    return "essay_question", _text_response(), '<respcondition continue="No"><conditionvar><other/></conditionvar></respcondition>', ""
 
 
 def _pairs(part: Pairs) -> tuple[str, str, str]:
@@ -100,7 +100,7 @@ def _pairs(part: Pairs) -> tuple[str, str, str]:
     step = f"{100 / len(part.prompts):.2f}"
     conditions = "".join(f'<respcondition><conditionvar><varequal respident="response_{p.id}">{p.answer_id}</varequal></conditionvar>'
                          f'<setvar varname="SCORE" action="Add">{step}</setvar></respcondition>' for p in part.prompts)
-    return "matching_question", responses, conditions
+    return "matching_question", responses, conditions, ",".join(a.id for a in part.answers)
 
 
 def _numeric(part: Numeric) -> tuple[str, str, str]:
@@ -108,31 +108,26 @@ def _numeric(part: Numeric) -> tuple[str, str, str]:
     condition = (f'<or><varequal respident="response1">{_number(part.value)}</varequal><and>'
                  f'<vargte respident="response1">{_number(part.low)}</vargte><varlte respident="response1">{_number(part.high)}</varlte>'
                  "</and></or>")
-    return "numerical_question", _text_response("Decimal"), _full_marks(condition)
+    return "numerical_question", _text_response("Decimal"), _full_marks(condition), ""
 
 
 def _number(value: float) -> str:
     return repr(value) if value != int(value) else str(int(value))
 
 
-WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "numeric": _numeric}
-
-
-def _answer_ids(part: Part) -> str:
-    if isinstance(part, Choices):
-        return ",".join(o.id for o in part.options)
-    return ",".join(a.id for a in part.answers) if isinstance(part, Pairs) else ""
 
 
 def item_xml(q: QuestionView) -> str:
     part = q.parts[0]
-    kind, response, scoring = WRITERS[part.shape](part)
+    # each shape's writer: (Canvas question type, the presentation's responses, the scoring, original_answer_ids[,
+    # HTML the question text continues with: a fill-in-multiple-blanks question's [blank] marks live in its text])
+    kind, response, scoring, answer_ids, *text_after = registry.writer(part, "canvas")(part)
     metadata = (_field("question_type", kind) + _field("points_possible", "1")
-                + _field("original_answer_ids", _answer_ids(part)) + _field("assessment_question_identifierref", f"bank_{identifier(q)}"))
+                + _field("original_answer_ids", answer_ids) + _field("assessment_question_identifierref", f"bank_{identifier(q)}"))
     title = item_title(q)
     return (f"<item ident=\"{identifier(q)}\" title={quoteattr(title)}>\n"
             f"<itemmetadata><qtimetadata>{metadata}</qtimetadata></itemmetadata>\n"
-            f"<presentation>{_mattext(block_html(q.stem_md))}{response}</presentation>\n"
+            f"<presentation>{_mattext(block_html(q.stem_md) + ''.join(text_after))}{response}</presentation>\n"
             '<resprocessing><outcomes><decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>'
             '<respcondition continue="Yes"><conditionvar><other/></conditionvar>'
             f'<displayfeedback feedbacktype="Response" linkrefid="general_fb"/></respcondition>{scoring}</resprocessing>\n'
@@ -212,5 +207,5 @@ def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, by
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    questions = writable(ctx.view.questions, WRITERS, "canvas", ctx.warnings, why=WHY, max_parts=1)
+    questions = writable(ctx.view.questions, writers_for("canvas"), "canvas", ctx.warnings, max_parts=1)
     return [write_zip(ctx.out_dir / NAME, package_files(ctx.view, questions), ctx.view.source_date)]

@@ -17,7 +17,8 @@ from pipeline.render.lms import share
 from pipeline.render.lms.moodle import category_path
 from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gift_escape, inline_html
 from pipeline.render.lms.variants import flattened
-from pipeline.render.support import writable
+from pipeline.render.support import writable, writers_for
+from pipeline.shapes import registry
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import QuestionView
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from pipeline.render import RenderContext
 
 NAME = "questions.gift"
-WHY = {"sequence": "GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"}
 
 
 def _html(html_text: str) -> str:
@@ -64,13 +64,12 @@ def _number(value: float) -> str:
     return repr(value) if value != int(value) else str(int(value))
 
 
-WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "numeric": _numeric}
 
 
 def question_gift(q: QuestionView) -> str:
     """`::id::[html]stem{` answers, one a line, `####[html]feedback }`; the answers inherit the stem's format."""
     part: Part = q.parts[0]
-    mark, lines = WRITERS[part.shape](part)
+    mark, lines = registry.writer(part, "gift")(part)
     answers = "".join(f"\n  {line}" for line in lines)
     return f"::{gift_escape(q.id)}::{_html(block_html(q.stem_md))}{{{mark}{answers}\n  ####{_html(feedback_html(q))}\n}}"
 
@@ -87,7 +86,7 @@ def gift_text(questions: list[QuestionView]) -> str:
 
 def render(ctx: RenderContext) -> list[Path]:
     path = ctx.out_dir / NAME
-    questions = [q for q in writable(ctx.view.questions, WRITERS, "gift", ctx.warnings, why=WHY, max_parts=1) if _no_file(q, ctx.warnings)]
+    questions = [q for q in writable(ctx.view.questions, writers_for("gift"), "gift", ctx.warnings, max_parts=1) if _no_file(q, ctx.warnings)]
     path.write_bytes(gift_text(questions).encode("utf-8"))
     return [path]
 

@@ -20,7 +20,8 @@ from xml.sax.saxutils import escape, quoteattr
 from pipeline.render.lms import share
 from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title
 from pipeline.render.lms.variants import flattened
-from pipeline.render.support import writable
+from pipeline.render.support import writable, writers_for
+from pipeline.shapes import registry
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
 from pipeline.text.images import flat_name, shown_in
 from pipeline.text.linebreaks import one_line
@@ -63,8 +64,8 @@ def _category(q: QuestionView) -> str:
             f'    <info format="html"><text></text></info>\n  </question>')
 
 
-def _head(q: QuestionView) -> list[str]:
-    return [_plain("name", item_title(q)), _html("questiontext", block_html(q.stem_md)),
+def _head(q: QuestionView, text_after: str = "") -> list[str]:
+    return [_plain("name", item_title(q)), _html("questiontext", block_html(q.stem_md) + text_after),
             _html("generalfeedback", feedback_html(q)), "<defaultgrade>1</defaultgrade>",
             "<penalty>0.3333333</penalty>", "<hidden>0</hidden>", f"<idnumber>{escape(q.id)}</idnumber>"]
 
@@ -139,13 +140,14 @@ def _number(value: float) -> str:
     return repr(value) if value != int(value) else str(int(value))
 
 
-WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "sequence": _sequence, "numeric": _numeric}
 
 
 def question_xml(q: QuestionView) -> str:
     part: Part = q.parts[0]
-    qtype, body = WRITERS[part.shape](part)
-    inner = "\n".join(f"    {line}" for line in _head(q) + body)
+    # each shape's writer: (Moodle qtype, the question's elements[, HTML the question text continues with:
+    # a Cloze question's embedded answers live in its text])
+    qtype, body, *text_after = registry.writer(part, "moodle")(part)
+    inner = "\n".join(f"    {line}" for line in _head(q, *text_after) + body)
     return f"  <question type={quoteattr(qtype)}>\n{inner}\n  </question>"
 
 
@@ -160,7 +162,7 @@ def moodle_xml(view: ExamView, questions: list[QuestionView]) -> str:
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    questions = writable(ctx.view.questions, WRITERS, "moodle", ctx.warnings, max_parts=1)
+    questions = writable(ctx.view.questions, writers_for("moodle"), "moodle", ctx.warnings, max_parts=1)
     path = ctx.out_dir / NAME
     token = MEDIA.set(ctx.view.media)
     try:

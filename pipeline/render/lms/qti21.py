@@ -24,7 +24,8 @@ from pipeline.render.lms import text as lms_text
 from pipeline.render.lms.package import write_zip
 from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import flattened, variant_items
-from pipeline.render.support import writable
+from pipeline.render.support import writable, writers_for
+from pipeline.shapes import registry
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
@@ -126,7 +127,6 @@ def _range(low: float, high: float) -> str:
     return f"<responseCondition><responseIf>{test}{ONE}</responseIf><responseElse>{ZERO}</responseElse></responseCondition>"
 
 
-WRITERS = {"choices": _choices, "text": _text, "pairs": _pairs, "sequence": _sequence, "numeric": _numeric}
 
 
 def _set_score(expression: str) -> str:
@@ -150,7 +150,7 @@ OUTCOMES = ('<outcomeDeclaration identifier="SCORE" cardinality="single" baseTyp
 
 def item_xml(q: QuestionView) -> str:
     part = q.parts[0]
-    declaration, interaction, processing = WRITERS[part.shape](part)  # each writer returns its response processing
+    declaration, interaction, processing = registry.writer(part, "qti21")(part)  # each writer returns its response processing
     title = item_title(q)
     return (f'{HEADER}<assessmentItem xmlns="{NS}" {SCHEMA}\n  identifier="{identifier(q)}" title={quoteattr(title)} '
             f'adaptive="false" timeDependent="false">\n  {declaration}\n  {OUTCOMES}\n'
@@ -216,5 +216,5 @@ def package_files(view: ExamView, questions: list[QuestionView]) -> dict[str, by
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    questions = writable(ctx.view.questions, WRITERS, "qti21", ctx.warnings, max_parts=1)
+    questions = writable(ctx.view.questions, writers_for("qti21"), "qti21", ctx.warnings, max_parts=1)
     return [write_zip(ctx.out_dir / NAME, package_files(ctx.view, questions), ctx.view.source_date)]

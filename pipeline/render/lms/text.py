@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 
-from pipeline.shapes.parts import Text
+from pipeline.shapes import registry
 from pipeline.text import markdown
 from pipeline.text.linebreaks import breaks_as
 from pipeline.text.links import allowed
@@ -53,7 +53,7 @@ def feedback_html(q: QuestionView, math: str = "tex", media: str = "pluginfile")
     A fill-in's answer is left out: the LMS shows its accepted answer itself, and the explanation of a
     generated fill-in is the whole sentence with the gap filled."""
     parts = []
-    essays = [p for p in q.parts if isinstance(p, Text) and not p.auto and p.model_answer_md]
+    essays = [p for p in q.parts if registry.of(p).self_graded(p) and p.model_answer_md]
     parts += ["<p>Model answer:</p>\n" + block_html(p.model_answer_md or "", math, media) for p in essays]
     parts.append(block_html(q.explanation_md, math, media))
     parts.append(citations_html(q))

@@ -11,7 +11,7 @@ import json
 
 from pipeline.render.site import paths
 from pipeline.render.site.topics import question_topics
-from pipeline.shapes import grading
+from pipeline.shapes import grading, registry
 from pipeline.text import cloze
 from pipeline.text.plaintext import to_plain
 from pipeline.view.fingerprint import content_hash
@@ -27,7 +27,7 @@ def storage_key(view: ExamView) -> str:
 
 def self_graded(q: QuestionView) -> bool:
     """A written answer with only a model answer: the learner compares and rates it (the norm for free text)."""
-    return any(part.shape == "text" and not part.auto for part in q.parts)
+    return any(registry.of(part).self_graded(part) for part in q.parts)
 
 
 def in_mock(q: QuestionView, drills: bool) -> bool:

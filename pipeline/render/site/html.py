@@ -13,6 +13,7 @@ import jinja2
 from markupsafe import Markup
 
 from pipeline.paths import TEMPLATES
+from pipeline.render import shape_files
 from pipeline.render.feedback import report_url
 from pipeline.render.site import paths
 from pipeline.render.site.data import self_graded
@@ -61,7 +62,7 @@ def _link(url: str) -> str:
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(SITE_TEMPLATES),
+        loader=shape_files.loader("site", SITE_TEMPLATES),  # a shape with a folder brings its own templates
         autoescape=True,  # every template is HTML, whatever its name
         undefined=jinja2.StrictUndefined,  # a misspelt field fails the build instead of printing nothing
         trim_blocks=True,
@@ -70,7 +71,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(markdown=markdown, inline=markdown_inline, strip_cloze=cloze.strip, plain=to_plain, link=_link,
                        safe_id=paths.safe)
-    env.globals.update(paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded, report_url=report_url)
+    env.globals.update(shape_scripts=sorted(shape_files.scripts()), shape_styles=sorted(shape_files.styles()), paths=paths, csp=CSP, speakers=speakers, self_graded=self_graded, report_url=report_url)
     return env
 
 

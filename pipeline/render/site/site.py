@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.render import vendor
+from pipeline.render import shape_files, vendor
 from pipeline.render.explained import Explained, explaining_points
 from pipeline.render.site import data, media, paths
 from pipeline.render.site.data import in_mock
@@ -33,9 +33,9 @@ SITE_DIR = "site"
 STATIC = ("site.css", "grade.js", "schedule.js", "store.js", "site.js", "review.js", "mock.js", "mock-review.js", "merge.js", "progress.js",
           "progress_check.js", "search.js")
 PROGRESS_SCHEMA = "progress.schema.json"  # the published schema of the progress export, beside the scripts
-# The shapes the site can ask: those with an input template and an answer template.
-SHAPES = frozenset(p.name.removesuffix(".html.j2") for p in (SITE_TEMPLATES / "shapes").glob("*.html.j2")
-                   if (SITE_TEMPLATES / "answers" / p.name).is_file())
+# The shapes the site can ask: those with an input template and an answer template (built in, or in the
+# shape's folder with the script that registers its reader; pipeline/render/shape_files.py).
+SHAPES = shape_files.shapes_with("site", SITE_TEMPLATES, ("shapes", "answers"))
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,7 @@ def render(ctx: RenderContext) -> list[Path]:
     written = [_write(root / name, point(render_page(template, **values))) for name, (template, values) in pages(view, ctx.warnings).items()]
     assets = root / paths.ASSETS
     written += [_write(assets / name, (SITE_TEMPLATES / name).read_bytes()) for name in STATIC]
+    written += [_write(assets / name, file.read_bytes()) for name, file in {**shape_files.scripts(), **shape_files.styles()}.items()]
     written += [_write(assets / name, content) for name, content in vendor.files(vendor.TS_FSRS.name).items()]
     schema = schema_text(PROGRESS_SCHEMA, Progress)
     written.append(_write(assets / PROGRESS_SCHEMA, schema))

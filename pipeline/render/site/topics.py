@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.shapes.parts import Choices, Pairs, Part, Sequence, Text
+from pipeline.shapes import registry
 from pipeline.text.plaintext import to_plain
 from pipeline.text.slug import slug
 from pipeline.view.model import ExamView, QuestionView
@@ -20,16 +20,8 @@ def _pattern(term: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w])" + re.escape(term.casefold()) + r"(?:s|es)?(?![\w])")
 
 
-def _right_answers(part: Part) -> list[str]:
-    if isinstance(part, Choices):
-        return [o.text_md for o in part.correct]
-    if isinstance(part, Text):
-        return [part.model_answer_md or "", *part.accepted]
-    if isinstance(part, Pairs):
-        return [text for p in part.prompts for text in (p.text_md, part.answer_of(p).text_md)]
-    if isinstance(part, Sequence):
-        return [i.text_md for i in part.items]
-    return []  # a number names no term
+def _right_answers(part) -> list[str]:
+    return registry.of(part).right_answers(part)  # each shape's own (a number names no term); unknown: UnknownShape
 
 
 def answer_side(q: QuestionView) -> list[str]:

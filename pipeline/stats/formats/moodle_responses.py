@@ -133,12 +133,5 @@ def _score(key: ItemKey, summary: str) -> tuple[tuple[str, ...] | None, float | 
     """(options chosen, score) from a response summary; "-" (no response) scores 0, an essay None."""
     if summary in _BLANK:  # no response in a finished attempt: no marks (an essay's mark is never in this report)
         return (() if key.is_choice else None), 0.0 if key.auto else None
-    if key.is_choice:
-        chosen = responses.choices_from_summary(key, summary, "; ")
-        return chosen, responses.score(key, list(chosen))
-    if key.shape == "pairs":  # qtype_match: "prompt -> answer; prompt -> answer"
-        pairs = [part.partition(" -> ")[::2] for part in summary.split("; ")]
-        return None, responses.score(key, responses.pairs_from_texts(key, pairs))
-    if key.shape == "sequence":
-        return None, responses.score(key, responses.order_from_texts(key, summary.split("; ")))
-    return None, responses.score(key, summary)
+    chosen, response = responses.read(key, summary, "summary")  # by the shape's reader
+    return chosen, responses.score(key, response)

@@ -1,0 +1,51 @@
+"""`sequence`: put items in order (QTI's orderInteraction). Response: the item ids, in the order given.
+
+Score: 1 when every item is in its place, else 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pipeline.shapes.grading import Verdict
+from pipeline.shapes.pairs import Item
+from pipeline.shapes.registry import Reason, Shape
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """Put the items in order. They are shown shuffled, never in the correct order."""
+
+    shape: ClassVar[str] = "sequence"
+    items: tuple[Item, ...]  # display order
+    correct_order: tuple[str, ...]  # item ids
+
+    def in_order(self) -> tuple[Item, ...]:
+        by_id = {i.id: i for i in self.items}
+        return tuple(by_id[i] for i in self.correct_order)
+
+    def answer_md(self) -> str:
+        return "; ".join(f"{n}. {i.letter}. {i.text_md}" for n, i in enumerate(self.in_order(), start=1))
+
+
+def rule(part: Sequence) -> dict:
+    return {"shape": "sequence", "order": list(part.correct_order)}
+
+
+def grade(data: dict, response: object) -> Verdict:
+    right = list(response) == data["order"]
+    return Verdict(1.0 if right else 0.0, right)
+
+
+SHAPE = Shape(
+    "sequence", Sequence, rule, grade, right_answers=lambda part: [i.text_md for i in part.items],
+    writers={"bank": "pipeline.render.bank:_sequence", "guide": "pipeline.render.guide.appendix:_sequence_key",
+             "anki_front": "pipeline.render.anki.card_fields:_sequence_front", "anki_back": "pipeline.render.anki.card_fields:_sequence_back",
+             "moodle": "pipeline.render.lms.moodle:_sequence", "qti21": "pipeline.render.lms.qti21:_sequence",
+             "canvas": Reason("Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"),
+             "gift": Reason("GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"),
+             "stats_key": "pipeline.stats.match:sequence_fields", "stats_read": "pipeline.stats.responses:read_sequence"},
+    docs="put items in order",
+    rank=4,
+)
