@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from pipeline.shapes.grading import Verdict
-from pipeline.shapes.registry import Shape
+from pipeline.shapes.registry import OneKey, Shape
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,15 @@ def grade(data: dict, response: object) -> Verdict:
     return Verdict(max(0.0, score), exact)
 
 
+def one_key(part: Choices) -> OneKey | None:
+    """A one-answer part's options and its key's place (None when several may be right)."""
+    if part.multiple:
+        return None
+    place = next(i for i, o in enumerate(part.options) if o.correct)
+    return OneKey(tuple(o.text_md for o in part.options), tuple(o.letter for o in part.options), place,
+                  drawn=not part.true_false and not part.numeric)
+
+
 SHAPE = Shape(
     "choices", Choices, rule, grade, right_answers=lambda part: [o.text_md for o in part.correct],
     writers={"bank": "pipeline.render.bank:_choices", "guide": "pipeline.render.guide.appendix:_choices_key",
@@ -69,5 +78,6 @@ SHAPE = Shape(
              "canvas": "pipeline.render.lms.canvas:_choices", "gift": "pipeline.render.lms.gift:_choices",
              "stats_key": "pipeline.stats.match:choices_fields", "stats_read": "pipeline.stats.responses:read_choices"},
     docs="pick one option, or several",
+    extra={"option_stats": True, "one_key": one_key},
     rank=1,
 )

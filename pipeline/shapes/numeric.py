@@ -59,5 +59,6 @@ SHAPE = Shape(
              "canvas": "pipeline.render.lms.canvas:_numeric", "gift": "pipeline.render.lms.gift:_numeric",
              "stats_key": "pipeline.stats.match:no_fields", "stats_read": "pipeline.stats.responses:read_as_given"},
     docs="give a number, within a tolerance",
+    extra={"tolerance": lambda part: (part.value, part.low, part.high)},
     rank=5,
 )

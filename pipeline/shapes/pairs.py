@@ -64,5 +64,6 @@ SHAPE = Shape(
              "canvas": "pipeline.render.lms.canvas:_pairs", "gift": "pipeline.render.lms.gift:_pairs",
              "stats_key": "pipeline.stats.match:pairs_fields", "stats_read": "pipeline.stats.responses:read_pairs"},
     docs="match each prompt with an answer",
+    extra={"anki_cards": "pipeline.render.anki.deck_notes:matching_parts"},  # a long matching: several cards
     rank=3,
 )

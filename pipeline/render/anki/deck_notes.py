@@ -112,11 +112,10 @@ def question_note(place: _Place, code: str, question: QuestionView, key: str | N
     return DeckNote(_guid(place, "question", key or question.id), QUESTION, fields, tags, place.deck)
 
 
-def matching_parts(question: QuestionView) -> list[tuple[str, QuestionView]]:
+def matching_parts(question: QuestionView, part: Pairs) -> list[tuple[str, QuestionView]]:
     """A matching question as cards of at most CARD_PAIRS pairs, each with its pairs' answers, the extra
     answers and (when it has none) one answer of another part, so no card's last pair falls out by
     elimination; letters re-drawn per card. With CARD_PAIRS or fewer it stays one card under its own id."""
-    part = next(p for p in question.parts if isinstance(p, Pairs))
     if len(part.prompts) <= CARD_PAIRS:
         return [(question.id, question)]
     chunks = [part.prompts[i : i + CARD_PAIRS] for i in range(0, len(part.prompts), CARD_PAIRS)]
@@ -186,9 +185,11 @@ def _variants(question: QuestionView, most: int) -> list[tuple[QuestionView, str
 
 def _parts(question: QuestionView, variant_key: str | None = None) -> list[tuple[str | None, QuestionView]]:
     """(note key, card) per card of the question: None keys the note by the question's own id."""
-    if not any(isinstance(p, Pairs) for p in question.parts):
+    # the shape of a part that cards split (pairs: a long matching) says how; the others are one card
+    split = next(((hook, p) for p in question.parts if (hook := registry.hook(p, "anki_cards"))), None)
+    if split is None:
         return [(variant_key, question)]
-    cards = matching_parts(question)  # keyed <id> or <id>#part-N
+    cards = split[0](question, split[1])  # keyed <id> or <id>#part-N
 
     def key_of(key: str) -> str | None:
         if variant_key is None:
