@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+from pipeline.shapes.parts import Choices, Pairs, Part, Sequence, Text
 from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
@@ -31,7 +31,6 @@ from schema.bank import (
     BankSection,
     BankVariant,
     ChoicesPart,
-    NumericPart,
     PairsPart,
     SequencePart,
     SourceRef,
@@ -102,11 +101,6 @@ def _pairs(p: Pairs) -> PairsPart:
 
 def _sequence(p: Sequence) -> SequencePart:
     return SequencePart(shape="sequence", items=[_choice(i) for i in p.items], correct_order=list(p.correct_order))
-
-
-def _numeric(p: Numeric) -> NumericPart:
-    return NumericPart(shape="numeric", value=p.value, value_text=p.value_text, tolerance=p.tolerance, tolerance_text=p.tolerance_text,
-                       low=p.low, high=p.high, unit=p.unit)
 
 
 def bank_part(part: Part):

@@ -12,7 +12,7 @@ from html import escape
 
 from pipeline.practice import term_forms
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
+from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
 from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
 
@@ -169,10 +169,6 @@ def _pairs_front(part: Pairs) -> str:
     return prompts + '<div class="label">Answers</div>' + _lettered(part.answers)
 
 
-def _numeric_front(part: Numeric) -> str:
-    return f'<div class="unit">Give the number in {escape(part.unit)}.</div>' if part.unit else ""
-
-
 def _choices_back(part: Choices) -> str:
     """True / False for a statement; else every option where the front showed it, the right ones marked."""
     if part.true_false:
@@ -194,10 +190,6 @@ def _pairs_back(part: Pairs) -> str:
 
 def _sequence_back(part: Sequence) -> str:
     return "".join(f"<li>{i.letter}. {inline_html(i.text_md)}</li>" for i in part.in_order()).join(("<ol>", "</ol>"))
-
-
-def _numeric_back(part: Numeric) -> str:
-    return escape(part.answer_md())
 
 
 def _nothing_front(part) -> str:

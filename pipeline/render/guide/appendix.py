@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pipeline.render.explained import Explained, explaining_points
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
+from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.text.slug import slug
 from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
@@ -83,10 +83,6 @@ def _pairs_key(part: Pairs) -> str:
 
 def _sequence_key(part: Sequence) -> str:
     return ", ".join(i.letter for i in part.in_order())
-
-
-def _numeric_key(part: Numeric) -> str:
-    return part.answer_md()
 
 
 def _review_anchor(question: QuestionView, objective: ObjectiveView, points: set[str]) -> str:

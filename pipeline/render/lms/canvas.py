@@ -27,7 +27,7 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Text
+from pipeline.shapes.parts import Choices, Pairs, Text
 from pipeline.text import images
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
@@ -101,14 +101,6 @@ def _pairs(part: Pairs) -> tuple[str, str, str]:
     conditions = "".join(f'<respcondition><conditionvar><varequal respident="response_{p.id}">{p.answer_id}</varequal></conditionvar>'
                          f'<setvar varname="SCORE" action="Add">{step}</setvar></respcondition>' for p in part.prompts)
     return "matching_question", responses, conditions, ",".join(a.id for a in part.answers)
-
-
-def _numeric(part: Numeric) -> tuple[str, str, str]:
-    """`numerical_question` as Canvas exports an answer with a margin: the exact value, or anything in the range."""
-    condition = (f'<or><varequal respident="response1">{_number(part.value)}</varequal><and>'
-                 f'<vargte respident="response1">{_number(part.low)}</vargte><varlte respident="response1">{_number(part.high)}</varlte>'
-                 "</and></or>")
-    return "numerical_question", _text_response("Decimal"), _full_marks(condition), ""
 
 
 def _number(value: float) -> str:

@@ -19,7 +19,7 @@ from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gif
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
+from pipeline.shapes.parts import Choices, Pairs, Part, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import QuestionView
 
@@ -53,11 +53,6 @@ def _pairs(part: Pairs) -> tuple[str, list[str]]:
     used = {p.answer_id for p in part.prompts}
     lines = [f"={gift_answer(inline_html(p.text_md))} -> {gift_escape(to_plain(part.answer_of(p).text_md))}" for p in part.prompts]
     return "", lines + [f"= -> {gift_escape(to_plain(a.text_md))}" for a in part.answers if a.id not in used]
-
-
-def _numeric(part: Numeric) -> tuple[str, list[str]]:
-    """`{#` then `=value:tolerance`; GIFT has no units (the stem names it)."""
-    return "#", [f"={_number(part.value)}:{_number(part.tolerance)}"]
 
 
 def _number(value: float) -> str:

@@ -22,7 +22,7 @@ from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_ht
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+from pipeline.shapes.parts import Choices, Pairs, Part, Sequence, Text
 from pipeline.text.images import flat_name, shown_in
 from pipeline.text.linebreaks import one_line
 from pipeline.text.plaintext import to_plain
@@ -122,18 +122,6 @@ def _sequence(part: Sequence) -> tuple[str, list[str]]:
     return "ordering", ["<layouttype>VERTICAL</layouttype>", "<selecttype>ALL</selecttype>", "<selectcount>0</selectcount>",
                         "<gradingtype>ALL_OR_NOTHING</gradingtype>", "<showgrading>SHOW</showgrading>",
                         "<numberingstyle>none</numberingstyle>", *answers]
-
-
-def _numeric(part: Numeric) -> tuple[str, list[str]]:
-    """`numerical`: the value with its absolute tolerance. A unit, when given, may be typed after the number
-    (showunits 0, an input) and is optional (unitgradingtype 0: not graded), so "3.14" and "3.14 GB" both score."""
-    lines = [f'<answer fraction="100" format="moodle_auto_format"><text>{_number(part.value)}</text>{NO_FEEDBACK}'
-             f"<tolerance>{_number(part.tolerance)}</tolerance></answer>"]
-    if part.unit:
-        lines += [f"<units><unit><multiplier>1</multiplier><unit_name>{escape(part.unit)}</unit_name></unit></units>",
-                  "<unitgradingtype>0</unitgradingtype>", "<unitpenalty>0.1000000</unitpenalty>", "<showunits>0</showunits>",
-                  "<unitsleft>0</unitsleft>"]
-    return "numerical", lines
 
 
 def _number(value: float) -> str:

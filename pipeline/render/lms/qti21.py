@@ -26,7 +26,7 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
+from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
@@ -108,17 +108,6 @@ def _sequence(part: Sequence) -> tuple[str, str, str]:
     choices = "".join(f'<simpleChoice identifier="{i.id}">{inline_html(i.text_md)}</simpleChoice>' for i in part.items)
     interaction = f'<orderInteraction responseIdentifier="RESPONSE" shuffle="false">{choices}</orderInteraction>'
     return _declaration("ordered", "identifier", list(part.correct_order)), interaction, SCORING["correct"]
-
-
-def _numeric(part: Numeric) -> tuple[str, str, str]:
-    """A float textEntry, right within [low, high] (response processing written out, as for the others)."""
-    width = max(len(part.value_text), 4) + 4
-    interaction = f'<p><textEntryInteraction responseIdentifier="RESPONSE" expectedLength="{width}"/>{_unit(part)}</p>'
-    return _declaration("single", "float", [repr(part.value)]), interaction, _range(part.low, part.high)
-
-
-def _unit(part: Numeric) -> str:
-    return f" {escape(part.unit)}" if part.unit else ""
 
 
 def _range(low: float, high: float) -> str:
