@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Pairs, Part, Sequence, Text
+from pipeline.shapes.parts import Choices, Part, Sequence, Text
 from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
@@ -26,12 +26,10 @@ from schema.bank import (
     BankExam,
     BankMedia,
     BankOption,
-    BankPair,
     BankQuestion,
     BankSection,
     BankVariant,
     ChoicesPart,
-    PairsPart,
     SequencePart,
     SourceRef,
     TextPart,
@@ -92,11 +90,6 @@ def _choices(p: Choices) -> ChoicesPart:
 def _text(p: Text) -> TextPart:
     model = p.model_answer_md
     return TextPart(shape="text", accepted=list(p.accepted), model_answer=model, model_answer_html=to_html(model) if model else None, long=p.long)
-
-
-def _pairs(p: Pairs) -> PairsPart:
-    prompts = [BankPair(id=x.id, prompt=x.text_md, prompt_html=to_inline_html(x.text_md), answer_id=x.answer_id) for x in p.prompts]
-    return PairsPart(shape="pairs", prompts=prompts, answers=[_choice(a) for a in p.answers])
 
 
 def _sequence(p: Sequence) -> SequencePart:

@@ -15,7 +15,7 @@ from functools import cached_property
 
 from pipeline.shapes import registry
 from pipeline.shapes.grading import normalise, rule
-from pipeline.shapes.parts import Choices, Pairs, Sequence
+from pipeline.shapes.parts import Choices, Sequence
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
@@ -89,11 +89,6 @@ def key_of(q: QuestionView) -> ItemKey:
 
 def choices_fields(part: Choices) -> dict:
     return {"options": tuple(OptionKey(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)}
-
-
-def pairs_fields(part: Pairs) -> dict:
-    return {"prompt_texts": tuple((p.id, to_plain(p.text_md)) for p in part.prompts),
-            "answer_texts": tuple((a.id, to_plain(a.text_md)) for a in part.answers)}
 
 
 def sequence_fields(part: Sequence) -> dict:

@@ -88,12 +88,6 @@ def read_choices(key: ItemKey, raw: str, form: str) -> tuple[tuple[str, ...], li
     return chosen, list(chosen)
 
 
-def read_pairs(key: ItemKey, raw: str, form: str) -> tuple[None, dict[str, str]]:
-    if form == "ids":
-        return None, {p.strip(): a.strip() for p, _, a in (part.partition("=") for part in raw.split("|")) if a}
-    return None, pairs_from_texts(key, [part.partition(" -> ")[::2] for part in raw.split("; ")])  # qtype_match
-
-
 def read_sequence(key: ItemKey, raw: str, form: str) -> tuple[None, list[str]]:
     if form == "ids":
         return None, [part.strip() for part in raw.split("|") if part.strip()]

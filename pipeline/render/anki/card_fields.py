@@ -12,7 +12,7 @@ from html import escape
 
 from pipeline.practice import term_forms
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
+from pipeline.shapes.parts import Choices, Sequence, Text
 from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
 
@@ -163,12 +163,6 @@ def _choices_front(part: Choices) -> str:
     return "" if part.true_false else _lettered(part.options)
 
 
-def _pairs_front(part: Pairs) -> str:
-    # prompts numbered 1, 2... and answers lettered A, B...: the back says "1. prompt → B. answer"
-    prompts = "".join(f"<li>{inline_html(p.text_md)}</li>" for p in part.prompts).join(('<ol class="prompts" type="1">', "</ol>"))
-    return prompts + '<div class="label">Answers</div>' + _lettered(part.answers)
-
-
 def _choices_back(part: Choices) -> str:
     """True / False for a statement; else every option where the front showed it, the right ones marked."""
     if part.true_false:
@@ -180,12 +174,6 @@ def _choices_back(part: Choices) -> str:
 def _text_back(part: Text) -> str:
     """A fill-in's accepted answers (the model answer has a field of its own)."""
     return " / ".join(escape(a) for a in part.accepted) if part.auto and not part.model_answer_md else ""
-
-
-def _pairs_back(part: Pairs) -> str:
-    lines = [f"{n}. {inline_html(p.text_md)} → {part.answer_of(p).letter}. {inline_html(part.answer_of(p).text_md)}"
-             for n, p in enumerate(part.prompts, start=1)]
-    return "".join(f"<li>{line}</li>" for line in lines).join(("<ul>", "</ul>"))
 
 
 def _sequence_back(part: Sequence) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pipeline.render.explained import Explained, explaining_points
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
+from pipeline.shapes.parts import Choices, Sequence, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.text.slug import slug
 from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
@@ -75,10 +75,6 @@ def _choices_key(part: Choices) -> str:
 def _text_key(part: Text) -> str:
     # the whole model answer: the key is where a reader checks theirs
     return " / ".join(part.accepted) if part.auto else to_plain(part.model_answer_md or "")
-
-
-def _pairs_key(part: Pairs) -> str:
-    return ", ".join(f"{n}–{part.answer_of(p).letter}" for n, p in enumerate(part.prompts, start=1))
 
 
 def _sequence_key(part: Sequence) -> str:

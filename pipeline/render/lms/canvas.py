@@ -27,9 +27,8 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Pairs, Text
+from pipeline.shapes.parts import Choices, Text
 from pipeline.text import images
-from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 MATH = "mathml"  # formulas as MathML, which QTI 2.1 items may hold (pipeline/text/formulas.py)
@@ -90,17 +89,6 @@ def _text(part: Text) -> tuple[str, str, str]:
         condition = "".join(f'<varequal respident="response1">{escape(a)}</varequal>' for a in part.accepted)
         return "short_answer_question", _text_response(), _full_marks(condition), ""
     return "essay_question", _text_response(), '<respcondition continue="No"><conditionvar><other/></conditionvar></respcondition>', ""
-
-
-def _pairs(part: Pairs) -> tuple[str, str, str]:
-    """One response per prompt, each offering every answer; each right pair adds an equal share."""
-    labels = "".join(f'<response_label ident="{a.id}">{_mattext(to_plain(a.text_md), "text/plain")}</response_label>' for a in part.answers)
-    responses = "".join(f'<response_lid ident="response_{p.id}">{_mattext(to_plain(p.text_md), "text/plain")}'
-                        f"<render_choice>{labels}</render_choice></response_lid>" for p in part.prompts)
-    step = f"{100 / len(part.prompts):.2f}"
-    conditions = "".join(f'<respcondition><conditionvar><varequal respident="response_{p.id}">{p.answer_id}</varequal></conditionvar>'
-                         f'<setvar varname="SCORE" action="Add">{step}</setvar></respcondition>' for p in part.prompts)
-    return "matching_question", responses, conditions, ",".join(a.id for a in part.answers)
 
 
 def _number(value: float) -> str:

@@ -19,8 +19,7 @@ from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gif
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Pairs, Part, Text
-from pipeline.text.plaintext import to_plain
+from pipeline.shapes.parts import Choices, Part, Text
 from pipeline.view.model import QuestionView
 
 if TYPE_CHECKING:
@@ -46,13 +45,6 @@ def _text(part: Text) -> tuple[str, list[str]]:
     """Accepted answers are plain text; `*` is a wildcard in Moodle's short answers, so it is escaped. No
     accepted answers: an essay (an empty answer block)."""
     return "", [f"={gift_escape(a.replace('*', chr(92) + '*'))}" for a in part.accepted]
-
-
-def _pairs(part: Pairs) -> tuple[str, list[str]]:
-    """`=prompt -> answer` per pair, then `= -> extra` per extra answer (the answer side is plain text)."""
-    used = {p.answer_id for p in part.prompts}
-    lines = [f"={gift_answer(inline_html(p.text_md))} -> {gift_escape(to_plain(part.answer_of(p).text_md))}" for p in part.prompts]
-    return "", lines + [f"= -> {gift_escape(to_plain(a.text_md))}" for a in part.answers if a.id not in used]
 
 
 def _number(value: float) -> str:

@@ -22,10 +22,9 @@ from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_ht
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Pairs, Part, Sequence, Text
+from pipeline.shapes.parts import Choices, Part, Sequence, Text
 from pipeline.text.images import flat_name, shown_in
 from pipeline.text.linebreaks import one_line
-from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
@@ -102,16 +101,6 @@ def _text(part: Text) -> tuple[str, list[str]]:
                      "<responsefieldlines>10</responsefieldlines>", "<attachments>0</attachments>",
                      "<attachmentsrequired>0</attachmentsrequired>", _html("graderinfo", block_html(part.model_answer_md or "")),
                      _html("responsetemplate", "")]
-
-
-def _pairs(part: Pairs) -> tuple[str, list[str]]:
-    """One subquestion per pair (prompt, answer), then each extra answer as a subquestion with no prompt."""
-    used = {p.answer_id for p in part.prompts}
-    subs = [(inline_html(p.text_md), to_plain(part.answer_of(p).text_md)) for p in part.prompts]
-    subs += [("", to_plain(a.text_md)) for a in part.answers if a.id not in used]
-    return "matching", ["<shuffleanswers>false</shuffleanswers>"] + [
-        f'<subquestion format="html"><text>{cdata(prompt) if prompt else ""}</text>{_files(prompt)}'
-        f'<answer><text>{escape(answer)}</text></answer></subquestion>' for prompt, answer in subs]
 
 
 def _sequence(part: Sequence) -> tuple[str, list[str]]:

@@ -26,7 +26,7 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Pairs, Sequence, Text
+from pipeline.shapes.parts import Choices, Sequence, Text
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
@@ -93,15 +93,6 @@ def _text(part: Text) -> tuple[str, str, str]:
     length = max(len(a) for a in part.accepted) + 5
     interaction = f'<p><textEntryInteraction responseIdentifier="RESPONSE" expectedLength="{length}"/></p>'
     return _declaration("single", "string", list(part.accepted[:1]), mapping), interaction, SCORING["map"]
-
-
-def _pairs(part: Pairs) -> tuple[str, str, str]:
-    sources = "".join(f'<simpleAssociableChoice identifier="{p.id}" matchMax="1">{inline_html(p.text_md)}</simpleAssociableChoice>' for p in part.prompts)
-    targets = "".join(f'<simpleAssociableChoice identifier="{a.id}" matchMax="1">{inline_html(a.text_md)}</simpleAssociableChoice>' for a in part.answers)
-    pairs = [f"{p.id} {p.answer_id}" for p in part.prompts]
-    interaction = (f'<matchInteraction responseIdentifier="RESPONSE" shuffle="false" maxAssociations="{len(part.prompts)}">'
-                   f"<simpleMatchSet>{sources}</simpleMatchSet><simpleMatchSet>{targets}</simpleMatchSet></matchInteraction>")
-    return _declaration("multiple", "directedPair", pairs, _mapping([(p, 1 / len(pairs)) for p in pairs])), interaction, SCORING["map"]
 
 
 def _sequence(part: Sequence) -> tuple[str, str, str]:
