@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Part, Sequence, Text
+from pipeline.shapes.parts import Choices, Part, Text
 from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
@@ -30,7 +30,6 @@ from schema.bank import (
     BankSection,
     BankVariant,
     ChoicesPart,
-    SequencePart,
     SourceRef,
     TextPart,
 )
@@ -90,10 +89,6 @@ def _choices(p: Choices) -> ChoicesPart:
 def _text(p: Text) -> TextPart:
     model = p.model_answer_md
     return TextPart(shape="text", accepted=list(p.accepted), model_answer=model, model_answer_html=to_html(model) if model else None, long=p.long)
-
-
-def _sequence(p: Sequence) -> SequencePart:
-    return SequencePart(shape="sequence", items=[_choice(i) for i in p.items], correct_order=list(p.correct_order))
 
 
 def bank_part(part: Part):

@@ -15,7 +15,7 @@ from functools import cached_property
 
 from pipeline.shapes import registry
 from pipeline.shapes.grading import normalise, rule
-from pipeline.shapes.parts import Choices, Sequence
+from pipeline.shapes.parts import Choices
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
@@ -89,10 +89,6 @@ def key_of(q: QuestionView) -> ItemKey:
 
 def choices_fields(part: Choices) -> dict:
     return {"options": tuple(OptionKey(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)}
-
-
-def sequence_fields(part: Sequence) -> dict:
-    return {"item_texts": tuple((i.id, to_plain(i.text_md)) for i in part.items)}
 
 
 def no_fields(part: object) -> dict:

@@ -88,12 +88,6 @@ def read_choices(key: ItemKey, raw: str, form: str) -> tuple[tuple[str, ...], li
     return chosen, list(chosen)
 
 
-def read_sequence(key: ItemKey, raw: str, form: str) -> tuple[None, list[str]]:
-    if form == "ids":
-        return None, [part.strip() for part in raw.split("|") if part.strip()]
-    return None, order_from_texts(key, raw.split("; "))
-
-
 def read_as_given(key: ItemKey, raw: str, form: str) -> tuple[None, str]:
     """A typed answer (text, a number): the response is the text itself, in either form."""
     return None, raw

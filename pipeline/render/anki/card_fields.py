@@ -12,7 +12,7 @@ from html import escape
 
 from pipeline.practice import term_forms
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Sequence, Text
+from pipeline.shapes.parts import Choices, Text
 from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
 
@@ -176,16 +176,8 @@ def _text_back(part: Text) -> str:
     return " / ".join(escape(a) for a in part.accepted) if part.auto and not part.model_answer_md else ""
 
 
-def _sequence_back(part: Sequence) -> str:
-    return "".join(f"<li>{i.letter}. {inline_html(i.text_md)}</li>" for i in part.in_order()).join(("<ol>", "</ol>"))
-
-
 def _nothing_front(part) -> str:
     return ""
-
-
-def _sequence_front(part: Sequence) -> str:
-    return _lettered(part.items)
 
 
 # Each shape names its writers (pipeline/shapes/registry.py): anki_front, what the front shows besides the

@@ -22,7 +22,7 @@ from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_ht
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Part, Sequence, Text
+from pipeline.shapes.parts import Choices, Part, Text
 from pipeline.text.images import flat_name, shown_in
 from pipeline.text.linebreaks import one_line
 from pipeline.view.model import ExamView, QuestionView
@@ -101,16 +101,6 @@ def _text(part: Text) -> tuple[str, list[str]]:
                      "<responsefieldlines>10</responsefieldlines>", "<attachments>0</attachments>",
                      "<attachmentsrequired>0</attachmentsrequired>", _html("graderinfo", block_html(part.model_answer_md or "")),
                      _html("responsetemplate", "")]
-
-
-def _sequence(part: Sequence) -> tuple[str, list[str]]:
-    """The answers in their correct order: Moodle takes document order as the right one and shuffles itself
-    (`ordering`, core in Moodle 4.4; the qtype_ordering plug-in before that)."""
-    answers = [f'<answer fraction="{n}" format="html"><text>{cdata(inline_html(item.text_md))}</text>{_files(inline_html(item.text_md))}</answer>'
-               for n, item in enumerate(part.in_order(), start=1)]
-    return "ordering", ["<layouttype>VERTICAL</layouttype>", "<selecttype>ALL</selecttype>", "<selectcount>0</selectcount>",
-                        "<gradingtype>ALL_OR_NOTHING</gradingtype>", "<showgrading>SHOW</showgrading>",
-                        "<numberingstyle>none</numberingstyle>", *answers]
 
 
 def _number(value: float) -> str:

@@ -26,7 +26,7 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Sequence, Text
+from pipeline.shapes.parts import Choices, Text
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
@@ -93,12 +93,6 @@ def _text(part: Text) -> tuple[str, str, str]:
     length = max(len(a) for a in part.accepted) + 5
     interaction = f'<p><textEntryInteraction responseIdentifier="RESPONSE" expectedLength="{length}"/></p>'
     return _declaration("single", "string", list(part.accepted[:1]), mapping), interaction, SCORING["map"]
-
-
-def _sequence(part: Sequence) -> tuple[str, str, str]:
-    choices = "".join(f'<simpleChoice identifier="{i.id}">{inline_html(i.text_md)}</simpleChoice>' for i in part.items)
-    interaction = f'<orderInteraction responseIdentifier="RESPONSE" shuffle="false">{choices}</orderInteraction>'
-    return _declaration("ordered", "identifier", list(part.correct_order)), interaction, SCORING["correct"]
 
 
 def _range(low: float, high: float) -> str:
