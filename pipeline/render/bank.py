@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Part, Text
+from pipeline.shapes.parts import Choices, Part
 from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
@@ -31,7 +31,6 @@ from schema.bank import (
     BankVariant,
     ChoicesPart,
     SourceRef,
-    TextPart,
 )
 
 if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this module
@@ -84,11 +83,6 @@ def _choices(p: Choices) -> ChoicesPart:
     options = [BankOption(id=o.id, letter=o.letter, text=o.text_md, text_html=o.text_md if p.true_false else to_inline_html(o.text_md),
                           correct=o.correct) for o in p.options]
     return ChoicesPart(shape="choices", multiple=p.multiple, true_false=p.true_false, numeric=p.numeric, options=options)
-
-
-def _text(p: Text) -> TextPart:
-    model = p.model_answer_md
-    return TextPart(shape="text", accepted=list(p.accepted), model_answer=model, model_answer_html=to_html(model) if model else None, long=p.long)
 
 
 def bank_part(part: Part):

@@ -12,7 +12,7 @@ from html import escape
 
 from pipeline.practice import term_forms
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Text
+from pipeline.shapes.parts import Choices
 from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
 
@@ -169,15 +169,6 @@ def _choices_back(part: Choices) -> str:
         return escape(part.correct[0].text_md)
     items = "".join(f'<li class="{"right" if o.correct else "dim"}">{inline_html(o.text_md)}{" ✓" if o.correct else ""}</li>' for o in part.options)
     return f'<ol type="A" class="marked">{items}</ol>'
-
-
-def _text_back(part: Text) -> str:
-    """A fill-in's accepted answers (the model answer has a field of its own)."""
-    return " / ".join(escape(a) for a in part.accepted) if part.auto and not part.model_answer_md else ""
-
-
-def _nothing_front(part) -> str:
-    return ""
 
 
 # Each shape names its writers (pipeline/shapes/registry.py): anki_front, what the front shows besides the

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pipeline.render.explained import Explained, explaining_points
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Text
+from pipeline.shapes.parts import Choices
 from pipeline.text.plaintext import to_plain
 from pipeline.text.slug import slug
 from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
@@ -70,11 +70,6 @@ class ExamItem:
 
 def _choices_key(part: Choices) -> str:
     return part.correct[0].text_md if part.true_false else ", ".join(o.letter for o in part.correct)
-
-
-def _text_key(part: Text) -> str:
-    # the whole model answer: the key is where a reader checks theirs
-    return " / ".join(part.accepted) if part.auto else to_plain(part.model_answer_md or "")
 
 
 def _review_anchor(question: QuestionView, objective: ObjectiveView, points: set[str]) -> str:

@@ -27,7 +27,7 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Text
+from pipeline.shapes.parts import Choices
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
@@ -81,14 +81,6 @@ def _text_response(fibtype: str = "") -> str:
     attr = f' fibtype="{fibtype}"' if fibtype else ""
     return (f'<response_str ident="response1" rcardinality="Single"><render_fib{attr}>'
             '<response_label ident="answer1" rshuffle="No"/></render_fib></response_str>')
-
-
-def _text(part: Text) -> tuple[str, str, str]:
-    """A fill-in (`short_answer_question`: Canvas compares case-insensitively); without accepted answers, an essay."""
-    if part.auto:
-        condition = "".join(f'<varequal respident="response1">{escape(a)}</varequal>' for a in part.accepted)
-        return "short_answer_question", _text_response(), _full_marks(condition), ""
-    return "essay_question", _text_response(), '<respcondition continue="No"><conditionvar><other/></conditionvar></respcondition>', ""
 
 
 def _number(value: float) -> str:

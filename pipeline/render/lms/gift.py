@@ -19,7 +19,7 @@ from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gif
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Part, Text
+from pipeline.shapes.parts import Choices, Part
 from pipeline.view.model import QuestionView
 
 if TYPE_CHECKING:
@@ -39,12 +39,6 @@ def _choices(part: Choices) -> tuple[str, list[str]]:
         return "", [f"{'=' if o.correct else '~'}{gift_answer(inline_html(o.text_md))}" for o in part.options]
     right, wrong = len(part.correct), len(part.options) - len(part.correct)
     return "", [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_answer(inline_html(o.text_md))}" for o in part.options]
-
-
-def _text(part: Text) -> tuple[str, list[str]]:
-    """Accepted answers are plain text; `*` is a wildcard in Moodle's short answers, so it is escaped. No
-    accepted answers: an essay (an empty answer block)."""
-    return "", [f"={gift_escape(a.replace('*', chr(92) + '*'))}" for a in part.accepted]
 
 
 def _number(value: float) -> str:

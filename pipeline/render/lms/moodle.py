@@ -22,7 +22,7 @@ from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_ht
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Part, Text
+from pipeline.shapes.parts import Choices, Part
 from pipeline.text.images import flat_name, shown_in
 from pipeline.text.linebreaks import one_line
 from pipeline.view.model import ExamView, QuestionView
@@ -89,18 +89,6 @@ def _choices(part: Choices) -> tuple[str, list[str]]:
         text = inline_html(o.text_md)
         lines.append(f'<answer fraction="{_choice_fraction(part, o.correct)}" format="html"><text>{cdata(text)}</text>{_files(text)}{NO_FEEDBACK}</answer>')
     return "multichoice", lines
-
-
-def _text(part: Text) -> tuple[str, list[str]]:
-    """A fill-in is a `shortanswer` (a `*` is a wildcard there, so it is escaped); without accepted answers, an `essay`."""
-    if part.auto:
-        answers = [f'<answer fraction="100" format="moodle_auto_format"><text>{escape(a.replace("*", chr(92) + "*"))}</text>{NO_FEEDBACK}</answer>'
-                   for a in part.accepted]
-        return "shortanswer", ["<usecase>0</usecase>", *answers]
-    return "essay", ["<responseformat>editor</responseformat>", "<responserequired>1</responserequired>",
-                     "<responsefieldlines>10</responsefieldlines>", "<attachments>0</attachments>",
-                     "<attachmentsrequired>0</attachmentsrequired>", _html("graderinfo", block_html(part.model_answer_md or "")),
-                     _html("responsetemplate", "")]
 
 
 def _number(value: float) -> str:

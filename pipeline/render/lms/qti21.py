@@ -26,7 +26,7 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Text
+from pipeline.shapes.parts import Choices
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
@@ -82,17 +82,6 @@ def _choices(part: Choices) -> tuple[str, str, str]:
     mapping = _mapping([(o.id, 1 / len(correct) if o.correct else -1 / wrong) for o in part.options])
     interaction = f'<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="0">{choices}</choiceInteraction>'
     return _declaration("multiple", "identifier", correct, mapping), interaction, SCORING["map"]
-
-
-def _text(part: Text) -> tuple[str, str, str]:
-    """A fill-in: textEntry, accepted answers mapped case-insensitively; without them, extendedText for a person."""
-    if not part.auto:
-        interaction = '<extendedTextInteraction responseIdentifier="RESPONSE" expectedLines="10"/>'
-        return _declaration("single", "string", []), interaction, ""
-    mapping = _mapping([(a, 1.0) for a in part.accepted], ' caseSensitive="false"')
-    length = max(len(a) for a in part.accepted) + 5
-    interaction = f'<p><textEntryInteraction responseIdentifier="RESPONSE" expectedLength="{length}"/></p>'
-    return _declaration("single", "string", list(part.accepted[:1]), mapping), interaction, SCORING["map"]
 
 
 def _range(low: float, high: float) -> str:
