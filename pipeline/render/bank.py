@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Part
+from pipeline.shapes.parts import Part
 from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
@@ -25,11 +25,9 @@ from schema.bank import (
     BankCitation,
     BankExam,
     BankMedia,
-    BankOption,
     BankQuestion,
     BankSection,
     BankVariant,
-    ChoicesPart,
     SourceRef,
 )
 
@@ -77,12 +75,6 @@ def _variant(v: VariantView) -> BankVariant:
 
 def _choice(item) -> BankChoice:
     return BankChoice(id=item.id, letter=item.letter, text=item.text_md, text_html=to_inline_html(item.text_md))
-
-
-def _choices(p: Choices) -> ChoicesPart:
-    options = [BankOption(id=o.id, letter=o.letter, text=o.text_md, text_html=o.text_md if p.true_false else to_inline_html(o.text_md),
-                          correct=o.correct) for o in p.options]
-    return ChoicesPart(shape="choices", multiple=p.multiple, true_false=p.true_false, numeric=p.numeric, options=options)
 
 
 def bank_part(part: Part):

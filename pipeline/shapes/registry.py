@@ -1,6 +1,6 @@
 """The one registry of interaction shapes: every dispatch on a shape, in Python, asks this module.
 
-A shape is one module (`pipeline/shapes/choices.py`) or one folder (`pipeline/shapes/cloze/`) that defines
+A shape is one module or one folder (`pipeline/shapes/choices/`, `pipeline/shapes/cloze/`) that defines
 `SHAPE = Shape(...)`: its part's dataclass, its grading rule as data and the interpreter of that rule, its
 answer text (the dataclass's `answer_md`), the right answers a term index reads, and, for each output in
 `OUTPUTS`, the writer that output calls or a `Reason` it has none. A writer is named by reference

@@ -15,7 +15,6 @@ from functools import cached_property
 
 from pipeline.shapes import registry
 from pipeline.shapes.grading import normalise, rule
-from pipeline.shapes.parts import Choices
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
@@ -85,10 +84,6 @@ def key_of(q: QuestionView) -> ItemKey:
     spec = registry.of(part)
     return ItemKey(id=q.id, type=q.type, shape=spec.name, stem=to_plain(q.stem_md), rule=rule(part),
                    self_graded=spec.self_graded(part), option_stats=bool(registry.hook(part, "option_stats")), source_file=q.source_file, source_line=q.source_line, **fields)
-
-
-def choices_fields(part: Choices) -> dict:
-    return {"options": tuple(OptionKey(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)}
 
 
 def no_fields(part: object) -> dict:

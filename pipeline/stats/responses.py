@@ -83,11 +83,6 @@ def from_ids(key: ItemKey, raw: str) -> tuple[tuple[str, ...] | None, object]:
     return read(key, raw, "ids")
 
 
-def read_choices(key: ItemKey, raw: str, form: str) -> tuple[tuple[str, ...], list[str]]:
-    chosen = choices_from_ids(key, raw) if form == "ids" else choices_from_summary(key, raw, "; ")
-    return chosen, list(chosen)
-
-
 def read_as_given(key: ItemKey, raw: str, form: str) -> tuple[None, str]:
     """A typed answer (text, a number): the response is the text itself, in either form."""
     return None, raw

@@ -12,7 +12,6 @@ from html import escape
 
 from pipeline.practice import term_forms
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices
 from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
 
@@ -157,18 +156,6 @@ def instruction(question: QuestionView) -> str:
 
 def _lettered(items) -> str:
     return "".join(f"<li>{inline_html(i.text_md)}</li>" for i in items).join(('<ol type="A">', "</ol>"))
-
-
-def _choices_front(part: Choices) -> str:
-    return "" if part.true_false else _lettered(part.options)
-
-
-def _choices_back(part: Choices) -> str:
-    """True / False for a statement; else every option where the front showed it, the right ones marked."""
-    if part.true_false:
-        return escape(part.correct[0].text_md)
-    items = "".join(f'<li class="{"right" if o.correct else "dim"}">{inline_html(o.text_md)}{" ✓" if o.correct else ""}</li>' for o in part.options)
-    return f'<ol type="A" class="marked">{items}</ol>'
 
 
 # Each shape names its writers (pipeline/shapes/registry.py): anki_front, what the front shows besides the

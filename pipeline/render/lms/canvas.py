@@ -27,7 +27,6 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
@@ -55,26 +54,9 @@ def _field(label: str, value: str) -> str:
     return f"<qtimetadatafield><fieldlabel>{label}</fieldlabel><fieldentry>{escape(value)}</fieldentry></qtimetadatafield>"
 
 
-def _labels(part: Choices) -> str:
-    return "".join(f'<response_label ident="{o.id}">{_mattext(inline_html(o.text_md))}</response_label>' for o in part.options)
-
-
 def _full_marks(condition: str) -> str:
     return (f'<respcondition continue="No"><conditionvar>{condition}</conditionvar>'
             '<setvar action="Set" varname="SCORE">100</setvar></respcondition>')
-
-
-def _choices(part: Choices) -> tuple[str, str, str]:
-    cardinality = "Multiple" if part.multiple else "Single"
-    response = f'<response_lid ident="response1" rcardinality="{cardinality}"><render_choice>{_labels(part)}</render_choice></response_lid>'
-    if part.multiple:
-        tests = "".join(f'<varequal respident="response1">{o.id}</varequal>' if o.correct else
-                        f'<not><varequal respident="response1">{o.id}</varequal></not>' for o in part.options)
-        kind, condition = "multiple_answers_question", f"<and>{tests}</and>"
-    else:
-        kind = "true_false_question" if part.true_false else "multiple_choice_question"
-        condition = f'<varequal respident="response1">{part.correct[0].id}</varequal>'
-    return kind, response, _full_marks(condition), ",".join(o.id for o in part.options)
 
 
 def _text_response(fibtype: str = "") -> str:

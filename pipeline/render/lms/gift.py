@@ -13,13 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.render.lms import share
 from pipeline.render.lms.moodle import category_path
-from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gift_escape, inline_html
+from pipeline.render.lms.text import block_html, feedback_html, gift_escape
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Part
+from pipeline.shapes.parts import Part
 from pipeline.view.model import QuestionView
 
 if TYPE_CHECKING:
@@ -30,15 +29,6 @@ NAME = "questions.gift"
 
 def _html(html_text: str) -> str:
     return "[html]" + gift_escape(html_text)
-
-
-def _choices(part: Choices) -> tuple[str, list[str]]:
-    if part.true_false:
-        return "", ["TRUE" if part.correct[0].id == "true" else "FALSE"]
-    if not part.multiple:
-        return "", [f"{'=' if o.correct else '~'}{gift_answer(inline_html(o.text_md))}" for o in part.options]
-    right, wrong = len(part.correct), len(part.options) - len(part.correct)
-    return "", [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_answer(inline_html(o.text_md))}" for o in part.options]
 
 
 def _number(value: float) -> str:

@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.render.lms import share
-from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title
+from pipeline.render.lms.text import block_html, cdata, feedback_html, item_title
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Part
+from pipeline.shapes.parts import Part
 from pipeline.text.images import flat_name, shown_in
 from pipeline.text.linebreaks import one_line
 from pipeline.view.model import ExamView, QuestionView
@@ -70,25 +69,6 @@ def _head(q: QuestionView, text_after: str = "") -> list[str]:
 
 
 NO_FEEDBACK = '<feedback format="html"><text></text></feedback>'
-
-
-def _choice_fraction(part: Choices, correct: bool) -> str:
-    if not part.multiple:
-        return "100" if correct else "0"
-    right = len(part.correct)
-    return share(right) if correct else f"-{share(len(part.options) - right)}"
-
-
-def _choices(part: Choices) -> tuple[str, list[str]]:
-    if part.true_false:
-        return "truefalse", [f'<answer fraction="{"100" if o.correct else "0"}" format="moodle_auto_format"><text>{o.id}</text>{NO_FEEDBACK}</answer>'
-                             for o in part.options]
-    lines = [f"<single>{'false' if part.multiple else 'true'}</single>", "<shuffleanswers>false</shuffleanswers>",
-             "<answernumbering>ABCD</answernumbering>", "<showstandardinstruction>1</showstandardinstruction>"]
-    for o in part.options:
-        text = inline_html(o.text_md)
-        lines.append(f'<answer fraction="{_choice_fraction(part, o.correct)}" format="html"><text>{cdata(text)}</text>{_files(text)}{NO_FEEDBACK}</answer>')
-    return "multichoice", lines
 
 
 def _number(value: float) -> str:

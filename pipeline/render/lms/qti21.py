@@ -26,7 +26,6 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
@@ -70,18 +69,6 @@ def _declaration(cardinality: str, base_type: str, correct: list[str], mapping: 
     values = "".join(_value(v) for v in correct)
     body = (f"<correctResponse>{values}</correctResponse>" if correct else "") + mapping
     return f'<responseDeclaration identifier="RESPONSE" cardinality="{cardinality}" baseType="{base_type}">{body}</responseDeclaration>'
-
-
-def _choices(part: Choices) -> tuple[str, str, str]:
-    choices = "".join(f"<simpleChoice identifier=\"{o.id}\">{inline_html(o.text_md)}</simpleChoice>" for o in part.options)
-    correct = [o.id for o in part.correct]
-    if not part.multiple:
-        interaction = f'<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="1">{choices}</choiceInteraction>'
-        return _declaration("single", "identifier", correct), interaction, SCORING["correct"]
-    wrong = len(part.options) - len(correct)
-    mapping = _mapping([(o.id, 1 / len(correct) if o.correct else -1 / wrong) for o in part.options])
-    interaction = f'<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="0">{choices}</choiceInteraction>'
-    return _declaration("multiple", "identifier", correct, mapping), interaction, SCORING["map"]
 
 
 def _range(low: float, high: float) -> str:

@@ -72,11 +72,11 @@ def one_key(part: Choices) -> OneKey | None:
 
 SHAPE = Shape(
     "choices", Choices, rule, grade, right_answers=lambda part: [o.text_md for o in part.correct],
-    writers={"bank": "pipeline.render.bank:_choices", "guide": "pipeline.render.guide.appendix:_choices_key",
-             "anki_front": "pipeline.render.anki.card_fields:_choices_front", "anki_back": "pipeline.render.anki.card_fields:_choices_back",
-             "moodle": "pipeline.render.lms.moodle:_choices", "qti21": "pipeline.render.lms.qti21:_choices",
-             "canvas": "pipeline.render.lms.canvas:_choices", "gift": "pipeline.render.lms.gift:_choices",
-             "stats_key": "pipeline.stats.match:choices_fields", "stats_read": "pipeline.stats.responses:read_choices"},
+    writers={"bank": "pipeline.shapes.choices.outputs.bank:write", "guide": "pipeline.shapes.choices.outputs.guide:write",
+             "anki_front": "pipeline.shapes.choices.outputs.anki:front", "anki_back": "pipeline.shapes.choices.outputs.anki:back",
+             "moodle": "pipeline.shapes.choices.outputs.moodle:write", "qti21": "pipeline.shapes.choices.outputs.qti21:write",
+             "canvas": "pipeline.shapes.choices.outputs.canvas:write", "gift": "pipeline.shapes.choices.outputs.gift:write",
+             "stats_key": "pipeline.shapes.choices.outputs.stats:fields", "stats_read": "pipeline.shapes.choices.outputs.stats:read"},
     docs="pick one option, or several",
     extra={"option_stats": True, "one_key": one_key},
     rank=1,
