@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,24 +139,11 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's chromium driven by Playwright (never a downloaded browser), one for the whole session."""
-    from tests.sitekit import missing
+    """Debian's chromium driven by Playwright, one for the whole session: the only Playwright a pytest process
+    starts (tests/kit/browser.py says why), stopped at the session's end."""
+    from tests.kit.browser import chromium
 
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright is not installed: make test installs requirements.txt")
-    if not shutil.which(CHROMIUM):
-        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=CHROMIUM_ARGS, timeout=30_000)
+    with chromium() as launched:
         yield launched
-        launched.close()
