@@ -244,7 +244,7 @@ def test_two_builds_give_the_same_bytes_and_an_image_edit_rebuilds_what_shows_it
 def test_a_changed_image_updates_the_notes_that_show_it_in_place(built, tmp_path):
     sources = tmp_path / "sources"
     shutil.copytree(built.sources, sources)
-    code, err = build(sources, tmp_path / "out")
+    code, err = build(sources, tmp_path / "out", "--only", "deck")  # the deck: all this test reads
     assert code == 0, err
     col = Collection(str(tmp_path / "learner.anki2"))
     try:
@@ -252,7 +252,7 @@ def test_a_changed_image_updates_the_notes_that_show_it_in_place(built, tmp_path
         notes = sorted(col.find_notes(""))
         first = col.get_note(col.find_notes('"Ref:1.3-q1"')[0])["Stem"]
         png(sources / "demo" / "figures" / "timeline.png", seed=3)
-        code, err = build(sources, tmp_path / "out")
+        code, err = build(sources, tmp_path / "out", "--only", "deck")
         assert code == 0, err
         import_package(col, tmp_path / "out" / "demo" / "deck.apkg")
         assert sorted(col.find_notes("")) == notes  # the same notes, updated in place
