@@ -120,6 +120,8 @@ def add_exam(sources: Path, exam_id: str, *objectives: str, exam_file: str = "ex
 # test that uses a browser fixture; `slow` on the modules below, whose tests render a real PDF (weasyprint) or an
 # Anki collection, run make, pip, the example sandbox or SIGKILLed builds in subprocesses, or draw many
 # hypothesis examples, and on tests marked `@pytest.mark.slow` one by one. A new module of such tests goes here.
+# The fast set must still call into every module of pipeline/: `pytest -m "not browser and not slow" -p tests.kit.reach`
+# lists the modules it never calls into (tested only by slow or browser tests, or not at all).
 SLOW_MODULES = frozenset({
     "test_anki_cards_read", "test_bench_parts", "test_drills_read", "test_examples_outputs", "test_examples_requirements",
     "test_examples_runs", "test_examples_sandbox", "test_exports_property", "test_feedback_link", "test_formulas", "test_guide_answer_key",
