@@ -218,6 +218,7 @@ def test_gift_leaves_out_a_question_that_needs_a_file_and_says_so(built):
     assert "gift: question 1.3-q1 (single) skipped: it shows an image and GIFT cannot carry a file" in built.stderr
 
 
+@pytest.mark.slow  # two whole builds and an image edit: the guide's PDF three times
 def test_two_builds_give_the_same_bytes_and_an_image_edit_rebuilds_what_shows_it(built, tmp_path):
     sources = tmp_path / "sources"
     shutil.copytree(built.sources, sources)

@@ -144,6 +144,7 @@ def _counts(done: subprocess.CompletedProcess[str]) -> tuple[int, int, int]:
     return shown, int(summary[2]), int(row[2])
 
 
+@pytest.mark.slow  # two whole builds in real processes, the guide's PDF twice
 def test_build_says_one_line_per_exam_and_minus_v_lists_the_files(project):
     objective(project, TWO_QUOTES)
     done = run(project, "build", "--today", TODAY, "--out", "out")
@@ -170,6 +171,7 @@ def test_every_count_equals_the_warning_lines_printed_above_it(project):
     assert verbose_ == plain + 1  # the one grouped line stands for the two quotes
 
 
+@pytest.mark.slow  # a whole build in a real process, the guide's PDF, then its no-op
 def test_a_no_op_build_says_what_the_build_before_said_and_counts_alike(project):
     objective(project, TWO_QUOTES)
     first = run(project, "build", "--today", TODAY, "--out", "out")
