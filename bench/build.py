@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TODAY = "2026-11-29"
 EDITED = Path("pipeline/render/lms/gift.py")  # one renderer's own module: only questions.gift imports it
 GIB = 1024 * 1024  # KiB in a GiB
-GUIDE = resolve_output("guide")  # the study guide's name in the registry: buildprobe times each renderer by it
+GUIDE_OUTPUT = resolve_output("guide")  # the study guide's name in the registry: buildprobe times each renderer by it
 
 
 def _project(work: Path) -> Path:
@@ -88,10 +88,10 @@ def _hundredfold(work: Path) -> list[Measure]:
 
 def guide_measures(small: dict, large: dict) -> list[Measure]:
     """The 100x keys from two buildprobe results (a 1x and a 100x build)."""
-    per_page = [run["seconds"][GUIDE] / run["guide_pages"] for run in (small, large)]
+    per_page = [run["seconds"][GUIDE_OUTPUT] / run["guide_pages"] for run in (small, large)]
     peak = large["peak_kib"] / GIB
-    detail = (f"100x build {large['total']:.0f} s, guide {large['seconds'][GUIDE]:.0f} s for {large['guide_pages']} pages "
-              f"({per_page[1] * 1000:.0f} ms a page); 1x guide {small['seconds'][GUIDE]:.1f} s for {small['guide_pages']} pages "
+    detail = (f"100x build {large['total']:.0f} s, guide {large['seconds'][GUIDE_OUTPUT]:.0f} s for {large['guide_pages']} pages "
+              f"({per_page[1] * 1000:.0f} ms a page); 1x guide {small['seconds'][GUIDE_OUTPUT]:.1f} s for {small['guide_pages']} pages "
               f"({per_page[0] * 1000:.0f} ms a page)")
     return [
         Measure("guide_100x_peak_gib", peak, "<= 2.0", f"peak RSS of the 100x build {peak:.2f} GiB (1x: {small['peak_kib'] / GIB:.2f} GiB)"),

@@ -29,9 +29,9 @@ import requests
 
 from bench import Measure, median_seconds
 from bench.citation_pages import quote_for, sentences
-from pipeline.citations.match import find_all
 from pipeline.citations.normalize import NormalizedPage
 from pipeline.citations.pagetext import visible_text
+from pipeline.citations.quote_match import find_all
 from pipeline.cli import main as pipeline_main
 
 HOSTS, PAGES_PER_HOST, DELAY = 10, 30, 0.05

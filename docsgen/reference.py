@@ -62,9 +62,9 @@ def _parser_section(title: str, parser: argparse.ArgumentParser, level: int) -> 
 
 
 def commands_page() -> str:
-    from pipeline import prog
     from pipeline.cli.commands import COMMANDS
     from pipeline.cli.main import make_parser
+    from pipeline.text import prog
 
     prog.started_as(prog.COMMAND)  # the installed command's name, whatever started this process
     top = make_parser([])

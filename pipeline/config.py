@@ -33,8 +33,8 @@ from typing import Any
 
 from pipeline import render as registry
 from pipeline import tomlhints
+from pipeline.diagnostics import Position
 from pipeline.errors import UsageError
-from pipeline.position import Position
 from pipeline.text.messages import did_you_mean
 
 CONFIG = Path("pipeline.toml")

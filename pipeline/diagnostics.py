@@ -1,4 +1,5 @@
-"""Diagnostics: every problem found in the sources, as `path:line:col: severity: message`.
+"""Diagnostics: every problem found in the sources, as `path:line:col: severity: message`, and the `Position`
+(line:col) that places it, which the loader and `SourceError` carry too.
 
 Checks never print and never stop at the first problem: they add diagnostics to a `Report`, and the
 CLI prints the report once, sorted by file and line, the format editors and CI annotators jump to.
@@ -12,8 +13,15 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 
-from pipeline.position import Position
 from pipeline.text.terminal import for_terminal
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A place in a source file: line and column, both counted from 1 as editors show them."""
+
+    line: int
+    col: int
 
 
 class Severity(StrEnum):

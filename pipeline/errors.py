@@ -1,14 +1,14 @@
 """The pipeline's exceptions: a small tree, caught once in `pipeline.cli.main`.
 
 Model and loader code raise these with a plain sentence; the CLI prints them and exits 1 (2 for a
-`UsageError`). Anything else is a bug (exit 3, see `pipeline.cli.crash`).
+`UsageError`). Anything else is a bug (exit 3, see `pipeline.console.crash`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.position import Position
+from pipeline.diagnostics import Position
 
 
 class PipelineError(Exception):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.position import Position
+from pipeline.diagnostics import Position
 
 # Comments and strings first, so a bracket inside them is not taken for one.
 STRUCTURE = re.compile(r"#[^\n]*|'{3}.*?'{3}|\"{3}(?:\\.|[^\\])*?\"{3}|'[^'\n]*'|\"(?:\\.|[^\"\\\n])*\"|[\[\]{}]", re.DOTALL)

@@ -24,7 +24,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from pipeline.questions import Question
-from schema.fields import (  # noqa: F401  (re-exported: the content vocabulary)
+from pipeline.vocabulary.fields import (  # noqa: F401  (re-exported: the content vocabulary)
     LISTING,
     PAGE,
     PARAGRAPH,
@@ -34,7 +34,6 @@ from schema.fields import (  # noqa: F401  (re-exported: the content vocabulary)
     FeedbackTemplate,
     HttpUrl,
     ItemId,
-    LongText,
     Markdown,
     ObjectiveId,
     Paragraph,

@@ -17,7 +17,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-PROGRESS_FORMAT = "exam-prep-progress"
 PROGRESS_VERSION = 1  # a new version when an older site could no longer read the document
 
 Hash = Annotated[str, Field(pattern=r"^[0-9a-f]{16}$", description="The question's content hash (bank.json content_hash) when this was recorded.")]
@@ -53,7 +52,7 @@ class LastAnswer(ProgressModel):
     time: dt.datetime = Field(description="When.")
 
 
-class Session(ProgressModel):
+class StudySession(ProgressModel):
     """The latest session (the learner's local day) in which a card was answered, and its first answer's result."""
 
     day: dt.date = Field(description="The local day: a later answer that day changes no score and rates nothing (but a learning step come due).")
@@ -66,7 +65,7 @@ class Card(ProgressModel):
     hash: Hash
     fsrs: FsrsCard | None = Field(description="The FSRS state; null for a card never rated.")
     last: LastAnswer | None = Field(description="The latest answer; null when never answered.")
-    session: Session | None = Field(description="The latest session the card was answered in; null when never answered.")
+    session: StudySession | None = Field(description="The latest session the card was answered in; null when never answered.")
     variant: int | None = Field(default=None, ge=1, description="A varied question: the variant answered last (review shows the next one); absent otherwise.")
 
 
@@ -110,7 +109,7 @@ class MockAttempt(ProgressModel):
         default=None, description="A varied question's id -> the variant the attempt asked (the one after the variant seen last); absent when it asked none.")
 
 
-class Settings(ProgressModel):
+class LearnerSettings(ProgressModel):
     retention: float = Field(ge=0.7, le=0.99, description="Desired retention: the recall probability at which a card comes due (default 0.9).")
     learner: str | None = Field(default=None, pattern=r"^u-[0-9a-f]{8}$", description="A random pseudonym, made at the first answers CSV export: the `learner` of its rows.")
 
@@ -122,7 +121,7 @@ class Progress(ProgressModel):
     version: Literal[1] = Field(description="The format's version.")
     exam: str = Field(description="The exam's id.")
     exported: dt.datetime | None = Field(description="When the document was exported; null in the browser's own copy.")
-    settings: Settings = Field(description="The learner's settings.")
+    settings: LearnerSettings = Field(description="The learner's settings.")
     cards: dict[str, Card] = Field(description="Question id -> its card; questions never answered are left out.")
     log: list[Review] = Field(description="Every FSRS review, oldest first (the review log CSV is made from it).")
     answers: list[Answer] = Field(description="First answers of each session and mock exam answers, oldest first.")

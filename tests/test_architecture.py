@@ -8,6 +8,7 @@ import json
 import shutil
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -22,11 +23,11 @@ CODE = (ROOT / "pipeline", ROOT / "schema")
 # the package root (`pipeline` as a prefix would hold every module, and the check could never fail).
 EXACT = frozenset({"pipeline"})
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("pipeline", "schema.fields", "schema.citation_status", "schema.example_status", "pipeline.errors", "pipeline.paths", "pipeline.position",
-     "pipeline.diagnostics", "pipeline.today", "pipeline.text", "pipeline.prog", "schema.variants"),  # the vocabulary: no stage of its own
+    ("pipeline", "pipeline.vocabulary", "pipeline.errors", "pipeline.paths", "pipeline.diagnostics", "pipeline.today",
+     "pipeline.text"),  # the vocabulary: no stage of its own
     ("pipeline.shapes",),  # interaction shapes and grading
     ("pipeline.questions",),  # question types: their models, checks and parts
-    ("schema",),  # the content model and the bank's contract
+    ("schema",),  # the content model and the bank's contract: one component, above the types it unites
     ("pipeline.view",),  # the exam view's shapes: what every renderer reads
     ("pipeline.publish",),  # atomic writes and generations
     ("pipeline.load",),  # YAML -> models, with positions
@@ -39,9 +40,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.stats",),  # learners' answers -> item statistics, judged against the view
     ("pipeline.render",),  # one module per output, and their registry
     ("pipeline.findings",),  # what an audit found, where it lands in the outputs
+    ("pipeline.console",),  # what the terminal is told: problems, progress, a crash
     ("pipeline.config", "pipeline.tomlhints", "pipeline.build"),  # tomlhints: pipeline.toml's syntax errors, for config
-    ("pipeline.cli", "pipeline.serve", "pipeline.__main__"),  # serve: the author's preview, a command with a server
+    ("pipeline.serve",),  # the author's preview: a server that runs builds
+    ("pipeline.cli", "pipeline.__main__"),  # the commands (serve's among them)
 )
+# The package root holds the entry points and the few modules every stage shares, no more (counting
+# __init__.py and __main__.py): a module that belongs to one stage lives in that stage's package.
+MAX_ROOT_MODULES = 6
 # What a renderer must not reach for: the view has already settled all of it.
 FORBIDDEN_IN_RENDERERS = ("pipeline.citations", "pipeline.today", "pipeline.load", "pipeline.derive", "pipeline.check", "yaml", "ruamel")
 # What importing the view's model must not load (checked in a fresh interpreter, transitive imports included).
@@ -188,6 +194,63 @@ def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         if node not in state and (found := visit(node)):
             return found
     return None
+
+
+def package_of(module: str, modules: dict[str, Path]) -> str:
+    """The package a module is part of: `pipeline.<package>` or `schema`; a module at pipeline's root is its own."""
+    parts = module.split(".")
+    if parts[0] == "schema":
+        return "schema"
+    head = ".".join(parts[:2])
+    return head if head in modules and modules[head].name == "__init__.py" else module
+
+
+def package_loop(modules: dict[str, Path]) -> str | None:
+    """A loop among packages, each step with an import that makes it; imports at any depth count (a function's
+    import ties two packages as much as a module's), so two packages never lean on each other either way."""
+    graph: dict[str, set[str]] = {package_of(name, modules): set() for name in modules}
+    because: dict[tuple[str, str], str] = {}
+    for name, path in sorted(modules.items()):
+        for imported in sorted(imports_of(path)):
+            if imported in modules and (edge := (package_of(name, modules), package_of(imported, modules)))[0] != edge[1]:
+                graph[edge[0]].add(edge[1])
+                because.setdefault(edge, f"{name} imports {imported}")
+    cycle = _find_cycle(graph)
+    return None if cycle is None else "; ".join(because[step] for step in pairwise(cycle))
+
+
+def test_no_import_loop_between_packages():
+    modules = _modules()
+    assert len({package_of(m, modules) for m in modules}) > 20  # the walk saw the packages
+    assert package_loop(modules) is None
+
+
+def test_a_planted_import_loop_between_packages_fails_the_check(code_copy):
+    assert package_loop(_modules(code_copy)) is None  # the copy passes, as the code does
+    # the view is read by the renderers; a view module that reads a renderer closes a loop (of modules that
+    # themselves import nothing of each other: the module-level cycle check alone would not see it)
+    (code_copy / "pipeline" / "view" / "planted.py").write_text('"""Planted."""\n\ndef f():\n    from pipeline.render import bank\n')
+    loop = package_loop(_modules(code_copy))
+    assert loop is not None and any(step.startswith("pipeline.view.planted imports pipeline.render") for step in loop.split("; "))
+
+
+def root_modules(root: Path = ROOT) -> list[str]:
+    return sorted(p.name for p in (root / "pipeline").glob("*.py"))
+
+
+def test_the_package_root_holds_at_most_six_modules():
+    found = root_modules()
+    assert "__main__.py" in found  # the walk saw the root
+    assert len(found) <= MAX_ROOT_MODULES, found
+
+
+def test_a_planted_module_at_the_root_fails_the_count(tmp_path):
+    (tmp_path / "pipeline").mkdir()
+    for name in ("__init__.py", "__main__.py", "a.py", "b.py", "c.py", "d.py"):
+        (tmp_path / "pipeline" / name).write_text('"""A module."""\n')
+    assert len(root_modules(tmp_path)) <= MAX_ROOT_MODULES  # six pass
+    (tmp_path / "pipeline" / "planted.py").write_text('"""One more."""\n')
+    assert len(root_modules(tmp_path)) == MAX_ROOT_MODULES + 1 > MAX_ROOT_MODULES
 
 
 def test_imports_of_other_test_modules(tmp_path):

@@ -31,7 +31,7 @@ from sybil.parsers.markdown import CodeBlockParser
 
 from pipeline import config
 from pipeline.cli.main import main, make_parser
-from pipeline.prog import MAKE_TARGETS
+from pipeline.text.prog import MAKE_TARGETS
 from tests.conftest import FIXTURES, ROOT, TODAY
 
 DOCS = ROOT / "docs"

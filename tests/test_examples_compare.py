@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.examples.compare import matches, normalise, unified_diff
+from pipeline.examples.compare import matches, tidy_output, unified_diff
 from schema.models import Tolerance
 
 
 def test_line_endings_and_trailing_space_do_not_count_but_leading_space_does():
-    assert normalise("a  \r\nb\rc\n\n\n") == "a\nb\nc"
+    assert tidy_output("a  \r\nb\rc\n\n\n") == "a\nb\nc"
     assert matches("x = 1\ny = 2", "x = 1   \r\ny = 2\n")
     assert not matches("  indented", "indented")
     assert not matches("x = 1", "x = 2")

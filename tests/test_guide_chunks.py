@@ -56,7 +56,7 @@ def test_the_guide_is_printed_in_several_chunks_one_section_cut(printed):
     guide = printed[0]
     body = chunks.body(guide, LIMIT)
     assert len(body) >= 4
-    assert any(part.continued for chunk in body for part in chunk.parts)  # a section goes on in the next chunk
+    assert any(segment.continued for chunk in body for segment in chunk.segments)  # a section goes on in the next chunk
 
 
 def test_every_footer_counts_the_whole_guide(printed):

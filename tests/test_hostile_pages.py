@@ -3,6 +3,8 @@ charsets, binary bodies, deep nesting. Each ends in a status and a sentence, wit
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from pipeline.citations.check import check_page
@@ -175,3 +177,22 @@ def test_check_quote_never_prints_credentials_back(run_cli, tmp_path):
     result = run_cli("check-quote", "https://reader:hunter2@example.com/x", "a quote", "--cache", str(tmp_path))
     assert result.code == 2 and "hunter2" not in result.err + result.out
     assert result.err.strip() == "error: URL 'https://***@example.com/x' must not hold credentials (user:password@); cite a page readers can open"
+
+
+def test_one_watchdog_cuts_each_drip_at_its_own_deadline(server):
+    """Deadlines share one watchdog thread: a shorter deadline that comes while a longer one is the
+    earliest wakes it (the short drip is cut while the long download still runs), and a download that
+    ends before its deadline is never cut."""
+    server.add("/slow", Reply(body=PAGE.encode(), drip=0.02))  # about 2 s, within its 30 s deadline
+    server.add("/drip", Reply(body=PAGE.encode() * 4, drip=0.05))  # about 20 s, over its 1 s deadline
+    results = {}
+    slow = threading.Thread(target=lambda: results.setdefault("slow", check(server.url("/slow"), settings("127.0.0.1", total_timeout=30))))
+    slow.start()
+    while not server.hits("/slow") and slow.is_alive():  # the 30 s deadline is the watchdog's earliest when the 1 s one comes
+        threading.Event().wait(0.01)
+    short = check(server.url("/drip"), settings("127.0.0.1", total_timeout=1))
+    still_running = slow.is_alive()
+    slow.join()
+    assert (short.status, short.detail) == ("unreachable", "the page took over 1 s to download")
+    assert still_running  # cut at its own deadline, not when the watchdog woke for the 30 s one
+    assert results["slow"].status == "found"

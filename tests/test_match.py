@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.citations.match import Kind, find
 from pipeline.citations.normalize import NormalizedPage, tokens
 from pipeline.citations.pagetext import visible_text
+from pipeline.citations.quote_match import Kind, find
 
 PAGE = """Get Started
 When the parameters are small (bandwidth-limited or memory-bound),

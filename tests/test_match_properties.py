@@ -12,11 +12,11 @@ from __future__ import annotations
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")  # pinned in requirements.txt; `make test` installs it
-from hypothesis import given  # noqa: E402
+from hypothesis import example, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pipeline.citations.match import find  # noqa: E402
 from pipeline.citations.normalize import NormalizedPage  # noqa: E402
+from pipeline.citations.quote_match import find  # noqa: E402
 
 SYLLABLES = ["ka", "lo", "mi", "ren", "tu", "vas", "sel", "dor", "pi", "qua"]
 PAGE_WORDS = sorted({a + b for a in SYLLABLES for b in SYLLABLES} | {str(n) for n in range(2, 60)})
@@ -69,3 +69,37 @@ def test_an_added_negation_is_not_found(case, data):
     words, quote = case
     quote.insert(data.draw(st.integers(1, len(quote))), "not")
     assert not find(" ".join(quote), page_of(words)).found
+
+
+@given(st.lists(st.text(alphabet="ab \u00e9\u6f22.", min_size=1, max_size=4), min_size=1, max_size=5, unique=True),
+       st.text(alphabet="ab \u00e9\u6f22.", max_size=60))
+def test_the_automaton_reports_character_offsets_whether_or_not_the_text_is_ascii(patterns, text):
+    # An ASCII text is searched as bytes (`normalize.matches`): its offsets must still be the characters' and
+    # every occurrence, overlapping ones too, must be reported as the str automaton reports them.
+    from ahocorasick_rs import AhoCorasick, Implementation
+
+    from pipeline.citations.normalize import matches
+
+    expected = AhoCorasick(patterns, implementation=Implementation.ContiguousNFA).find_matches_as_indexes(text, overlapping=True)
+    found = matches(patterns, text)
+    assert [tuple(m) for m in found] == [tuple(m) for m in expected]
+    assert all(text[start:end] == patterns[index] for index, start, end in found)
+
+
+@given(st.text(alphabet="ab1 \n'\"`.,\u00e9\u00df\u6f22\u30ab_-", max_size=400), st.integers(0, 300))
+@example("ab, \u6f22\u30ab 'q' c_d " * 40, 250)  # 280 tokens: three whole runs, then one by one
+@example("abcdef " * 100, 300)  # 100 words: one run, never a second one made of split words
+def test_skipping_tokens_by_runs_lands_where_one_by_one_does(text, skip):
+    # `text_span` skips a block's tokens SKIP_RUN at a time: the same place as taking them one by one.
+    from itertools import islice
+
+    from pipeline.citations.normalize import SKIP, SKIP_RUN, TOKEN
+
+    at, left = 0, skip
+    runs = 0
+    while left >= SKIP_RUN and (run := SKIP.match(text, at)):
+        at, left, runs = run.end(), left - SKIP_RUN, runs + 1
+    one_by_one = next(islice(TOKEN.finditer(text), skip, None), None)
+    by_runs = next(islice(TOKEN.finditer(text, at), left, None), None)
+    assert (one_by_one and one_by_one.span()) == (by_runs and by_runs.span())
+    assert runs == min(skip, len(TOKEN.findall(text))) // SKIP_RUN  # every whole run there was, and only those

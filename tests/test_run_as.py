@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import prog
 from pipeline.citations.lock import ABOUT as CITATIONS_ABOUT
 from pipeline.examples.lock import ABOUT as EXAMPLES_ABOUT
 from pipeline.stats.store import ABOUT as STATS_ABOUT
+from pipeline.text import prog
 from tests.conftest import ROOT, TODAY
 from tests.examplekit import EXAM, example_yaml
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from pipeline.diagnostics import Report
+from pipeline.diagnostics import Position, Report
 from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import load_yaml
-from pipeline.position import Position
 from pipeline.questions.matching import MatchPair
 from pipeline.questions.single import SingleQuestion
 from schema.models import Citation, Objective

@@ -14,7 +14,7 @@ from pipeline.questions import make_question
 from pipeline.render import RENDERERS, load
 from pipeline.render.site import paths, site
 from pipeline.render.site.html import CSP
-from pipeline.render.site.links import keep_allowed_links
+from pipeline.render.site.link_filter import keep_allowed_links
 from pipeline.shapes.parts import SHAPE_NAMES
 from pipeline.view.fingerprint import content_hash
 from schema.progress import PROGRESS_VERSION

@@ -30,7 +30,7 @@ from pipeline.text import word_forms
 from pipeline.text.plaintext import to_plain
 from schema.models import Question
 
-GUIDE = "Haladyna, Downing & Rodriguez 2002"
+ITEM_WRITING_GUIDE = "Haladyna, Downing & Rodriguez 2002"
 _NEGATION = re.compile(r"\b(?:no|not|nothing|none|never|without|zero|cannot|can't|doesn't|don't|isn't|won't)\b", re.IGNORECASE)
 # Whole options that deny everything: "Nothing at all", "No effect", "It makes no difference".
 _DENIAL = re.compile(r"^(?:(?:it|this|they)\s+(?:has|have|makes?|does|gives?|costs?)\s+)?(?:nothing(?: at all)?|none(?: at all)?|no (?:effect|difference|change|cost|benefit|impact)(?: at all)?)[.!]?$",
@@ -55,7 +55,7 @@ def one_wrong_option(q: Question) -> list[tuple[PathKey, str]]:
     if len(wrong) != 1:
         return []
     return [(("options", wrong[0]), f"{len(q.options) - 1} of {len(q.options)} options are keyed, so a candidate who spots the one odd option scores full marks "
-                                    f"without weighing the others ({GUIDE}, G18/G29): add wrong options a half-informed candidate would choose, or key fewer")]
+                                    f"without weighing the others ({ITEM_WRITING_GUIDE}, G18/G29): add wrong options a half-informed candidate would choose, or key fewer")]
 
 
 def _denied_words(option: str) -> list[str]:
@@ -85,7 +85,7 @@ def contradicts_stem(stem: str, options: Iterable[tuple[PathKey, str]]) -> list[
                 what = f"denies {denied[0]!r}, which the stem takes as given"
             else:
                 what = f"says the choice has no {denied[0]}, which the stem takes as mattering"
-            found.append((path, f"the option {plain!r} {what}; a candidate rules it out from the stem alone ({GUIDE}, G28f: no blatantly absurd options): "
+            found.append((path, f"the option {plain!r} {what}; a candidate rules it out from the stem alone ({ITEM_WRITING_GUIDE}, G28f: no blatantly absurd options): "
                                 "replace it with a mistake a half-informed candidate would make"))
     return found
 
@@ -113,7 +113,7 @@ def mixed_kinds(q: Question) -> list[tuple[PathKey, str]]:
     odd = min(range(len(kinds)), key=lambda i: (count[kinds[i]], -i))
     shown = ", ".join(f"{count[k]} {k}" for k in dict.fromkeys(kinds))
     return [(("options", odd), f"the options are of different kinds ({shown}): the {kinds[odd]} {to_plain(q.options[odd])!r} stands out from the rest, "
-                               f"and a candidate judges it by its form ({GUIDE}, G23: keep choices homogeneous); make every option the same kind of answer")]
+                               f"and a candidate judges it by its form ({ITEM_WRITING_GUIDE}, G23: keep choices homogeneous); make every option the same kind of answer")]
 
 
 def numbers_out_of_order(q: Question) -> list[tuple[PathKey, str]]:
@@ -133,7 +133,7 @@ def numbers_out_of_order(q: Question) -> list[tuple[PathKey, str]]:
     at = int(ord(by_letter[numbers[-1][0]].id) - ord("a"))
     order = ", ".join(f"{letter} {to_plain(by_letter[letter].text_md)}" for letter, _ in numbers)
     why = f"in {len(units)} units" if len(units) > 1 else "out of numerical order"
-    return [(("options", at), f"the numbers are shown {why} ({order}); a candidate looking for a scale reads them twice ({GUIDE}, G21): "
+    return [(("options", at), f"the numbers are shown {why} ({order}); a candidate looking for a scale reads them twice ({ITEM_WRITING_GUIDE}, G21): "
                               "make every option a number in one unit (they are then shown in ascending order), or write them in order with shuffle: false")]
 
 
@@ -174,7 +174,7 @@ def reused_options(questions: Iterable[tuple[int, Question]]) -> list[tuple[int,
         if key is None:
             continue
         if key in seen:
-            found.append((i, f"the same {len(key)} options as {seen[key]}: answering one by elimination answers the other ({GUIDE}, G4: keep items independent); "
+            found.append((i, f"the same {len(key)} options as {seen[key]}: answering one by elimination answers the other ({ITEM_WRITING_GUIDE}, G4: keep items independent); "
                              "draw this item's distractors from other mistakes", "item-reused-options"))
         else:
             seen[key] = q.id

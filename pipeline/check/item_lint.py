@@ -39,7 +39,7 @@ from pipeline.text import cloze, word_forms
 from pipeline.text.plaintext import to_plain
 from schema.models import Question
 
-GUIDE = "Haladyna, Downing & Rodriguez 2002"
+ITEM_WRITING_GUIDE = distractor_lint.ITEM_WRITING_GUIDE  # the one source of the G-numbered rules
 MAX_GAP_WORDS = cloze.MAX_GAP_WORDS
 _ALL_NONE = re.compile(r"\b(all|none|both|neither) of the (above|options|answers|these|choices)\b", re.IGNORECASE)
 _NEGATIVE = re.compile(r"(?<![\w*])(not|except|least|never|cannot|incorrect|untrue)(?![\w*])", re.IGNORECASE)
@@ -70,19 +70,19 @@ def long_answer(q: Question) -> list[tuple[PathKey, str]]:
     longest = max(range(len(lengths)), key=lengths.__getitem__)
     mean_wrong = sum(lengths[i] for i in wrong) / len(wrong)
     if longest in right and lengths[longest] >= 1.5 * mean_wrong and lengths[longest] - mean_wrong >= 10:
-        return [(("options", longest), f"the correct option is {lengths[longest]} characters, the wrong ones {mean_wrong:.0f} on average; a test-wise candidate picks the longest ({GUIDE}, G24: keep choices about equal in length)")]
+        return [(("options", longest), f"the correct option is {lengths[longest]} characters, the wrong ones {mean_wrong:.0f} on average; a test-wise candidate picks the longest ({ITEM_WRITING_GUIDE}, G24: keep choices about equal in length)")]
     return []
 
 
 def all_none_above(q: Question) -> list[tuple[PathKey, str]]:
-    return [(("options", i), f"{_ALL_NONE.search(o)[0]!r} ({GUIDE}, G25/G26): rewrite as independent options; if it stays, set shuffle: false so 'above' stays true")
+    return [(("options", i), f"{_ALL_NONE.search(o)[0]!r} ({ITEM_WRITING_GUIDE}, G25/G26): rewrite as independent options; if it stays, set shuffle: false so 'above' stays true")
             for i, o in enumerate(q.options) if _ALL_NONE.search(o)]
 
 
 def negative_stem(q: Question) -> list[tuple[PathKey, str]]:
     for m in _NEGATIVE.finditer(q.stem):
         if not m[1].isupper():
-            return [(("stem",), f"negative stem {m[1]!r} without emphasis ({GUIDE}, G17): word the stem positively, or write **{m[1].upper()}**")]
+            return [(("stem",), f"negative stem {m[1]!r} without emphasis ({ITEM_WRITING_GUIDE}, G17): word the stem positively, or write **{m[1].upper()}**")]
     return []
 
 
@@ -91,7 +91,7 @@ def overlapping(q: Question) -> list[tuple[PathKey, str]]:
     for i, a in enumerate(texts):
         for j, b in enumerate(texts):
             if i < j and a.casefold() != b.casefold() and fuzz.token_set_ratio(a, b, processor=str.casefold) == 100:  # equal: an error already
-                return [(("options", j), f"options {a!r} and {b!r} overlap: one's words are all in the other ({GUIDE}, G22: keep choices independent)")]
+                return [(("options", j), f"options {a!r} and {b!r} overlap: one's words are all in the other ({ITEM_WRITING_GUIDE}, G22: keep choices independent)")]
     return []
 
 
@@ -107,7 +107,7 @@ def answer_in_stem(q: Question) -> list[tuple[PathKey, str]]:
         clue = sorted((_words(q.options[i]) & stem) - in_wrong)
         if clue:
             word = next(w for w in re.findall(r"[A-Za-z][A-Za-z0-9]{3,}", to_plain(q.options[i])) if word_forms.stem(w) == clue[0])
-            return [(("options", i), f"the correct option repeats {word!r} (or a form of it) from the stem and no wrong option does ({GUIDE}, G28b: clang association)")]
+            return [(("options", i), f"the correct option repeats {word!r} (or a form of it) from the stem and no wrong option does ({ITEM_WRITING_GUIDE}, G28b: clang association)")]
     return []
 
 
@@ -172,7 +172,7 @@ def lint_objective(file: ObjectiveFile, report: Report) -> None:
         _warn(report, file, ("questions", i, "options"), message, code)
     tf = [(i, q) for i, q in questions if q.type == "true_false"]
     if len(tf) >= 2 and all(q.answer is True for _, q in tf):
-        _warn(report, file, ("questions", tf[-1][0], "answer"), f"all {len(tf)} true/false questions of this objective are true: a candidate who answers 'true' throughout scores full marks; make some false ({GUIDE}, G20)", "item-tf-all-true")
+        _warn(report, file, ("questions", tf[-1][0], "answer"), f"all {len(tf)} true/false questions of this objective are true: a candidate who answers 'true' throughout scores full marks; make some false ({ITEM_WRITING_GUIDE}, G20)", "item-tf-all-true")
     for i, point in file.indexed("key_points"):
         for mark in cloze.marks(point.text):
             words = len(to_plain(mark.answer).split())

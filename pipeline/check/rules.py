@@ -55,12 +55,12 @@ def check_question(file: SourceFile, path: PathKey, q: Question, report: Report)
     """The rules of the question's type (pipeline/questions/), each error on the node it is about. A varied
     question's template is not a question yet: its type's rules run on each variant (pipeline/variants/)."""
     templated = template_problems(q)
-    for sub_path, message, code in templated:
-        _err(report, file, path + sub_path, message, code)
+    for problem in templated:
+        _err(report, file, path + problem.at, problem.message, problem.code)
     if q.variants is not None or templated:
         return
-    for sub_path, message, code in type_of(q.type).check(q):
-        _err(report, file, path + sub_path, message, code)
+    for problem in type_of(q.type).check(q):
+        _err(report, file, path + problem.at, problem.message, problem.code)
 
 
 def check_objective(file: ObjectiveFile, ctx: CheckContext, report: Report) -> None:

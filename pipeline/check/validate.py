@@ -17,9 +17,9 @@ from pathlib import Path
 from pipeline.check import answer_in_context, essentials, item_lint, severity
 from pipeline.check import rules as checks
 from pipeline.check.crossrefs import check_cross_refs, resolve
-from pipeline.check.formulas import check_formulas
+from pipeline.check.formula_check import check_formulas
 from pipeline.check.languages import check_languages
-from pipeline.check.links import check_links
+from pipeline.check.link_check import check_links
 from pipeline.check.placeholders import check_placeholders
 from pipeline.citations.lockcheck import check_lock
 from pipeline.diagnostics import Report

@@ -28,7 +28,7 @@ import idna
 
 from pipeline.citations.netpolicy import Refused, check_url
 from pipeline.text.linebreaks import LINE_BREAKS
-from schema.fields import PARAGRAPH, _absolute_http_url
+from pipeline.vocabulary.fields import PARAGRAPH, _absolute_http_url
 
 MAX_LENGTH = PARAGRAPH  # schema.models.HttpUrl: what a source may hold
 _UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
@@ -89,7 +89,7 @@ def _host(netloc: str) -> str:
     return f"{ascii_host}{colon}{_encode(port)}"
 
 
-def normalise(raw: str, base: str = "") -> str:
+def canonical(raw: str, base: str = "") -> str:
     """`raw` resolved against `base`, in its one normal form; `Refused` with a reason when it cannot be
     one or breaks a rule an author's address must keep."""
     text = _sent(raw).strip(" ")
@@ -116,7 +116,7 @@ def same_page(a: str, b: str) -> bool:
     """Whether two addresses name one page, as an archive files it: the same host (a leading `www.` aside),
     port, path and query; the scheme (an archive keeps http and https captures alike) and fragment aside."""
     def key(url: str) -> tuple[str, int | None, str, str]:
-        parts = urlsplit(normalise(url))
+        parts = urlsplit(canonical(url))
         host = (parts.hostname or "").removeprefix("www.")
         port = parts.port if parts.port not in (80, 443) else None
         return host, port, parts.path or "/", parts.query

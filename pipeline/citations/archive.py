@@ -82,7 +82,7 @@ def parse_cdx(text: str, base: str, asked: str, today: dt.date) -> Snapshot | No
     timestamp, original = captures[-1].group(1), captures[-1].group(2)
     _check_time(timestamp, today)
     try:
-        page = address.normalise(original)
+        page = address.canonical(original)
     except Refused as exc:
         raise NoSnapshot(f"the archive's capture has an address that is refused ({exc})") from None
     if not address.same_page(page, asked):

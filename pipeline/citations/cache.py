@@ -6,11 +6,13 @@ body from here. An audit always asks the server (it must say what the page holds
 is no freshness logic: only revalidation. (CacheControl would do this too, but is not installed and
 brings its own freshness rules; this is all the audit needs, in one small file.)
 
-One file pair per URL, each written atomically (a temporary file renamed over it), so concurrent fetches of
-different URLs never clash. Not flushed to disk (fsync): a cache is worth less than the CPU an audit spent
-making every copy durable (two fsyncs a page, a fifth of the fetching threads' CPU). A copy a crash left
-torn is never used: the metadata keeps the body's SHA-256, and a body that does not match it (or a copy
-written before the hash was kept) is no copy, so the page is fetched in full.
+One file per URL (`<sha256 of the URL>.page`: the metadata as one line of JSON, then the body), written
+atomically (a temporary file renamed over it), so concurrent fetches of different URLs never clash; one file
+and not a pair, because creating and renaming files is most of what keeping a copy costs (keeping a copy 0.118 ->
+0.074 ms of CPU, reading one 0.037 -> 0.021 ms, measured alone; issue 36, audit_cpu_share). Not flushed to disk (fsync): a
+cache is worth less than the CPU an audit spent making every copy durable. A copy a crash left torn is never
+used: the metadata keeps the body's SHA-256, and a body that does not match it (or a copy written before the
+hash was kept, or in the older pair of files) is no copy, so the page is fetched in full.
 """
 
 from __future__ import annotations
@@ -50,29 +52,27 @@ class HttpCache:
         self.folder = folder
         self._made = False  # the folder exists (made at the first copy kept)
 
-    def _paths(self, url: str) -> tuple[Path, Path]:
-        key = hashlib.sha256(url.encode("utf-8")).hexdigest()
-        return self.folder / f"{key}.json", self.folder / f"{key}.body"
+    def _path(self, url: str) -> Path:
+        return self.folder / f"{hashlib.sha256(url.encode('utf-8')).hexdigest()}.page"
 
-    def get(self, url: str) -> CachedPage | None:
-        meta, _ = self._paths(url)
+    def _read(self, url: str) -> tuple[CachedPage, bytes] | None:
+        """The copy kept for `url` when it is whole: its metadata line and the body that line describes."""
         try:
-            page = CachedPage(**json.loads(meta.read_text(encoding="utf-8")))
+            meta, _, body = self._path(url).read_bytes().partition(b"\n")
+            page = CachedPage(**json.loads(meta))
         except (OSError, ValueError, TypeError):
             return None  # no copy, or a damaged one: fetch the page in full
-        return page if page.url == url and self._body(url, page) is not None else None
+        if page.url != url or not page.body_sha256 or hashlib.sha256(body).hexdigest() != page.body_sha256:
+            return None
+        return page, body
+
+    def get(self, url: str) -> CachedPage | None:
+        copy = self._read(url)
+        return copy[0] if copy else None
 
     def body(self, url: str) -> bytes | None:
-        page = self.get(url)
-        return self._body(url, page) if page else None
-
-    def _body(self, url: str, page: CachedPage) -> bytes | None:
-        """The kept body when it is the one the metadata describes."""
-        try:
-            body = self._paths(url)[1].read_bytes()
-        except OSError:
-            return None
-        return body if page.body_sha256 and hashlib.sha256(body).hexdigest() == page.body_sha256 else None
+        copy = self._read(url)
+        return copy[1] if copy else None
 
     def put(self, page: CachedPage, body: bytes) -> None:
         """Keep `body` for `page.url`; only pages with a validator are worth keeping."""
@@ -81,10 +81,9 @@ class HttpCache:
         if not self._made:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._made = True
-        meta, body_path = self._paths(page.url)
         page = replace(page, body_sha256=hashlib.sha256(body).hexdigest())
-        _replace(body_path, body)  # body first: a metadata file has its body, or a torn one its hash refuses
-        _replace(meta, json.dumps(asdict(page), sort_keys=True).encode("utf-8"))
+        meta = json.dumps(asdict(page), sort_keys=True).encode("utf-8")  # one line: json escapes line breaks
+        _replace(self._path(page.url), meta + b"\n" + body)
 
 
 def _replace(path: Path, data: bytes) -> None:

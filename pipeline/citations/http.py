@@ -201,7 +201,7 @@ class HttpClient:
 def _next_hop(target: str, base: str, kind: str) -> str:
     """Where a redirect or a meta refresh points, normalised and checked (`address`); `Refused` otherwise."""
     try:
-        return address.normalise(target, base)
+        return address.canonical(target, base)
     except Refused as exc:
         raise Refused(f"the page's {kind} points to an address that is refused: {exc}") from None
 

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import UsageError
-from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
+from pipeline.text.prog import COMMAND, command
+from pipeline.vocabulary.fields import PARAGRAPH, _absolute_http_url
 from schema.citation_status import Status
-from schema.fields import PARAGRAPH, _absolute_http_url
 
 LOCK_NAME = "citations.lock.json"
 UNCHECKED = Status.UNCHECKED

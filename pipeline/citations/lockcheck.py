@@ -16,7 +16,7 @@ from pipeline.citations.status import CHANGED_SINCE_REVIEW, Status
 from pipeline.diagnostics import Report
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
-from pipeline.prog import command
+from pipeline.text.prog import command
 
 
 def _run_audit() -> str:

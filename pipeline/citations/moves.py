@@ -39,7 +39,7 @@ class RedirectLog:
         client does not follow it either, and the citation is `blocked`)."""
         if response.is_redirect and response.request is not None:
             try:
-                target = address.normalise(response.headers.get("Location", ""), response.request.url or "")
+                target = address.canonical(response.headers.get("Location", ""), response.request.url or "")
             except Refused:
                 return
             with self._lock:

@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import islice
 
 import numpy as np
-from ahocorasick_rs import AhoCorasick, Implementation
+from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
 # Removed before anything else: they split words on the page without being visible.
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
@@ -35,6 +35,12 @@ _SAME_LENGTH = str.maketrans(
 UNSPACED = ("\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
             "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f")
 TOKEN = re.compile(rf"[{UNSPACED}]|[^\W{UNSPACED}]+|[^\w\s'\"`]")
+# Every character that is not a token's is whitespace or a quote mark, and every other one starts a token, so
+# the tokens from a place on are: the gap skipped, the longest token there, and so on. SKIP takes SKIP_RUN of
+# them in one match, as `TOKEN.finditer` would find them (possessive and atomic: no word is split to make up
+# the count, and fewer tokens than that left is no match).
+SKIP_RUN = 64
+SKIP = re.compile(rf"(?>[\s'\"`]*+(?>[{UNSPACED}]|[^\W{UNSPACED}]++|[^\w\s'\"`])){{{SKIP_RUN}}}")
 
 
 def visible_form(text: str) -> str:
@@ -59,15 +65,6 @@ def tokens(text: str) -> list[str]:
 def collapse(text: str) -> str:
     """Runs of whitespace as one space: the form in which an `exact` match is looked for."""
     return " ".join(text.split())
-
-
-def _last_token_end(folded: str) -> int:
-    """Where the last token ends: splitting a trailing run of gap characters would be quadratic in its length
-    (the regex tries, from each of its characters, to reach a token after it)."""
-    end = len(folded)
-    while end and (folded[end - 1].isspace() or folded[end - 1] in "'\"`"):
-        end -= 1
-    return end
 
 
 # The joined form is built block by block with str methods alone (C loops: a regular expression per token
@@ -106,13 +103,24 @@ def _joined_block(block: str, marks: list[str]) -> str:
     return " ".join(spaced.split())  # one C pass; the only whitespace left is the space
 
 
+def matches(patterns: list[str], text: str) -> list[tuple[int, int, int]]:
+    """(pattern index, start, end) of every occurrence of every pattern in `text`, overlapping ones too, in
+    order of their ends: one pass of an Aho-Corasick automaton (quick to build, run once). An ASCII text
+    (most pages' joined form) is searched as bytes, whose offsets are then its characters' offsets: the
+    `str` automaton maps each match's UTF-8 offsets back to characters, a fifth of the pass (4.4 ms against
+    3.6 ms over a 1 MB page, issue 36)."""
+    if text.isascii() and all(pattern.isascii() for pattern in patterns):
+        automaton = BytesAhoCorasick([pattern.encode("ascii") for pattern in patterns], implementation=Implementation.ContiguousNFA)
+        return automaton.find_matches_as_indexes(text.encode("ascii"), overlapping=True)
+    return AhoCorasick(patterns, implementation=Implementation.ContiguousNFA).find_matches_as_indexes(text, overlapping=True)
+
+
 def _occurrences(tokens: list[str], joined: str) -> list[list[int]]:
     """Where each token stands in `joined` (the offset of its leading space), every occurrence, overlapping
     ones too: one pass of an Aho-Corasick automaton of all of them."""
     found: list[list[int]] = [[] for _ in tokens]
     if tokens:
-        automaton = AhoCorasick([f" {token} " for token in tokens], implementation=Implementation.ContiguousNFA)
-        for index, start, _ in automaton.find_matches_as_indexes(joined, overlapping=True):
+        for index, start, _ in matches([f" {token} " for token in tokens], joined):
             found[index].append(start)
     return found
 
@@ -245,10 +253,6 @@ class NormalizedPage:
         """The page as given, whitespace collapsed: where an `exact` quote stands as written."""
         return collapse(self.raw)
 
-    def token_at(self, offset: int) -> int:
-        """The index of the token that starts at or before `offset` in `joined`."""
-        return max(int(np.searchsorted(self.starts, offset, side="right")) - 1, 0)
-
     def span(self, first: int, end: int) -> tuple[int, int]:
         """Where tokens `first` to `end` (exclusive) stand in `joined`."""
         return int(self.spaces[first]) + 1, int(self.spaces[end])
@@ -280,7 +284,10 @@ class NormalizedPage:
         skip = joined.count(" ", self.block_joined[block], start)  # the block's tokens before `start`
         tokens_in = joined.count(" ", start, end)  # ... and after the first one, up to `end`
         last_start = joined.rfind(" ", start, end) + 1 if tokens_in else start
-        found = TOKEN.finditer(self.folded, self.block_text[block])
+        at = self.block_text[block]
+        while skip >= SKIP_RUN and (run := SKIP.match(self.folded, at)):  # a block's tokens: hundreds to skip
+            at, skip = run.end(), skip - SKIP_RUN
+        found = TOKEN.finditer(self.folded, at)
         first = next(islice(found, skip, None), None)
         last = first if not tokens_in or first is None else next(islice(found, tokens_in - 1, None), None)
         if first is None or last is None:

@@ -17,8 +17,8 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass
 
-from pipeline.citations.match import Quote, locate_span
 from pipeline.citations.normalize import NormalizedPage, tokens
+from pipeline.citations.quote_match import Quote, locate_span
 from pipeline.citations.worddiff import with_markers, word_diff
 
 CONTEXT_WORDS = 30  # normalized tokens either side of the quote: about a sentence or two

@@ -7,14 +7,19 @@ urllib3 does not retry.
 
 `Deadline` bounds a whole page download: per-read timeouts alone let a server drip one byte just under the
 timeout forever. Every socket used while a deadline is active is registered with it; when time is up a
-timer shuts those sockets down, which wakes the blocked read at once.
+watchdog shuts those sockets down, which wakes the blocked read at once. One watchdog thread serves every
+deadline of the process (`_Watchdog`): a `threading.Timer` per download started and ended a thread per page
+(62 us of CPU a download against 1.8 us now; issue 36, audit_cpu_share).
 """
 
 from __future__ import annotations
 
 import contextlib
+import heapq
+import itertools
 import socket
 import threading
+import time
 from typing import Any
 
 from requests.adapters import HTTPAdapter
@@ -28,23 +33,59 @@ from pipeline.citations.netpolicy import AllowList, Refused, check_address
 _current = threading.local()  # the Deadline of the download running in this thread
 
 
+class _Watchdog:
+    """One daemon thread that expires every due deadline: a heap of (due time, order, deadline), the thread
+    asleep until the earliest is due or a new, earlier one is added. A deadline that ended is marked done
+    and dropped when it comes up, so ending one costs no wake-up."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Deadline]] = []
+        self._order = itertools.count()  # ties on the due time never compare two deadlines
+        self._wake = threading.Condition(threading.Lock())
+        self._thread: threading.Thread | None = None
+
+    def add(self, deadline: Deadline, seconds: float) -> None:
+        due = time.monotonic() + seconds
+        with self._wake:
+            heapq.heappush(self._due, (due, next(self._order), deadline))
+            if self._thread is None or not self._thread.is_alive():  # the first deadline, or after a fork
+                self._thread = threading.Thread(target=self._run, name="download-deadlines", daemon=True)
+                self._thread.start()
+            elif self._due[0][2] is deadline:  # earlier than what the thread sleeps towards
+                self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._wake.wait(self._due[0][0] - time.monotonic() if self._due else None)
+                _, _, deadline = heapq.heappop(self._due)
+            if not deadline.done:
+                deadline._expire()  # outside the heap's lock: shutting sockets down may take a moment
+
+
+_WATCHDOG = _Watchdog()
+
+
 class Deadline:
     """`with Deadline(seconds) as deadline: ...`; `deadline.expired` tells whether it cut the download."""
 
     def __init__(self, seconds: float) -> None:
         self.expired = False
+        self.done = False  # the download ended: its sockets are no longer this deadline's to shut
+        self._seconds = seconds
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
-        self._timer = threading.Timer(seconds, self._expire)
-        self._timer.daemon = True
 
     def __enter__(self) -> Deadline:
         _current.deadline = self
-        self._timer.start()
+        _WATCHDOG.add(self, self._seconds)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._timer.cancel()
+        with self._lock:
+            self.done = True
+            self._sockets.clear()  # the heap keeps the deadline until it is due: not its sockets
         _current.deadline = None
 
     def register(self, sock: socket.socket | None) -> None:
@@ -58,6 +99,8 @@ class Deadline:
 
     def _expire(self) -> None:
         with self._lock:
+            if self.done:  # ended while the watchdog was on its way: as a cancelled Timer, nothing happens
+                return
             self.expired = True
             sockets = list(self._sockets)
         for sock in sockets:

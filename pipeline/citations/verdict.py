@@ -13,9 +13,9 @@ import hashlib
 from dataclasses import dataclass
 
 from pipeline.citations.fetch import OK, PageResult
-from pipeline.citations.match import Kind, Match, find_all
 from pipeline.citations.normalize import NormalizedPage
 from pipeline.citations.passage import Kept, context_at
+from pipeline.citations.quote_match import Kind, Match, find_all
 from pipeline.citations.status import Status
 
 

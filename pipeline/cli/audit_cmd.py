@@ -25,8 +25,8 @@ from pipeline.citations.offline import no_network
 from pipeline.citations.status import Status
 from pipeline.cli.common import add_exam_option, refused
 from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
+from pipeline.findings.audit_report import counts, write_report
 from pipeline.findings.blast import blast_radius
-from pipeline.findings.report import counts, write_report
 from pipeline.findings.summary import progress, show
 from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline import render as registry
-from pipeline.cli import say
 from pipeline.cli.common import (
     add_source_options,
     print_sorted,
@@ -30,11 +29,11 @@ from pipeline.cli.common import (
     table_rows,
     validate_and_report,
 )
-from pipeline.cli.crash import environment_message
 from pipeline.config import Settings
-from pipeline.diagnostics import Diagnostic, Severity
+from pipeline.console import say
+from pipeline.console.crash import environment_message
+from pipeline.diagnostics import Diagnostic, Position, Severity
 from pipeline.errors import PipelineError, UsageError
-from pipeline.position import Position
 from pipeline.publish import noop
 from pipeline.text.messages import did_you_mean
 from pipeline.text.terminal import for_terminal

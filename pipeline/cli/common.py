@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline import config
-from pipeline.cli import say
-from pipeline.diagnostics import Diagnostic, Report, Severity
-from pipeline.position import Position
-from pipeline.prog import command
+from pipeline.console import say
+from pipeline.diagnostics import Diagnostic, Position, Report, Severity
+from pipeline.text.prog import command
 from pipeline.text.terminal import for_terminal
 from pipeline.today import resolve_today
 

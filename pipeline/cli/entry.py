@@ -10,7 +10,7 @@ import os
 import sys
 
 from pipeline.cli.missing import is_missing_dependency, message
-from pipeline.prog import run_by_make
+from pipeline.text.prog import run_by_make
 
 
 def entry() -> None:

@@ -14,8 +14,8 @@ from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import FetchSettings
 from pipeline.citations.netpolicy import AllowList
 from pipeline.config import Settings
+from pipeline.diagnostics import Position
 from pipeline.errors import UsageError
-from pipeline.position import Position
 from pipeline.text.terminal import for_terminal
 
 DEFAULTS = FetchSettings()

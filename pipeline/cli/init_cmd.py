@@ -27,7 +27,7 @@ from pipeline import __version__
 from pipeline import render as registry
 from pipeline.errors import PipelineError
 from pipeline.paths import SCHEMAS, TEMPLATES
-from pipeline.prog import command, prog
+from pipeline.text.prog import command, prog
 from pipeline.today import resolve_today
 
 INIT = TEMPLATES / "init"

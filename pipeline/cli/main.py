@@ -17,12 +17,12 @@ import sys
 
 from pipeline import __version__
 from pipeline.cli.commands import COMMANDS
-from pipeline.cli.crash import environment_message, report_crash
 from pipeline.cli.missing import is_missing_dependency
 from pipeline.cli.missing import message as missing_message
 from pipeline.cli.options import global_options
+from pipeline.console.crash import environment_message, report_crash
 from pipeline.errors import PipelineError, UsageError
-from pipeline.prog import prog
+from pipeline.text.prog import prog
 from pipeline.text.terminal import for_terminal
 
 
@@ -45,7 +45,7 @@ def make_parser(argv: list[str]) -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     from pipeline import config  # here, not at the top: this module imports nothing from outside the standard library
-    from pipeline.cli import say
+    from pipeline.console import say
 
     say.configure(quiet=args.quiet, verbose=args.verbose)
     args.settings = config.load()  # checked for every command: a broken setting is never ignored

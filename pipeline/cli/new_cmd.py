@@ -20,13 +20,13 @@ from pipeline.errors import PipelineError
 from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import SCHEMAS, TEMPLATES
-from pipeline.prog import command, prog
+from pipeline.text.prog import command, prog
 from pipeline.text.slug import slug
 from pipeline.today import resolve_today
 
 SCAFFOLD = TEMPLATES / "scaffold"
 EXAM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-NUMBER = re.compile(r"^[0-9]+\.[0-9]+$")
+OBJECTIVE_NUMBER = re.compile(r"^[0-9]+\.[0-9]+$")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,7 +110,7 @@ def new_objective(args: argparse.Namespace) -> int:
     folder = args.sources / args.exam_id
     if exam_path(folder) is None:
         raise PipelineError(f"error: no exam '{args.exam_id}' in {args.sources}: run `{command('new', 'exam', args.exam_id)}` first")
-    if not NUMBER.match(args.number):
+    if not OBJECTIVE_NUMBER.match(args.number):
         raise PipelineError(f"error: objective number {args.number!r}: expected SECTION.NUMBER, e.g. 1.2")
     section, sections = int(args.number.split(".")[0]), _sections(folder)
     if section not in sections:

@@ -16,8 +16,8 @@ from pathlib import Path
 from pipeline import config
 from pipeline import render as registry
 from pipeline.build import Plan
-from pipeline.cli import say
 from pipeline.cli.build_cmd import out_folder
+from pipeline.console import say
 from pipeline.errors import UsageError
 from pipeline.load.loader import exam_folders, exam_path
 from pipeline.load.yamlsource import load_yaml

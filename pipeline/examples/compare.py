@@ -22,10 +22,10 @@ from schema.models import Tolerance
 
 ELLIPSIS = "..."
 _NUMBER = r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
-NUMBER = re.compile(_NUMBER)
+NUMBER_IN_TEXT = re.compile(_NUMBER)
 
 
-def normalise(text: str) -> str:
+def tidy_output(text: str) -> str:
     """Line endings as \\n, no trailing space on any line, no blank lines at the end."""
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     while lines and not lines[-1]:
@@ -34,7 +34,7 @@ def normalise(text: str) -> str:
 
 
 def matches(recorded: str, actual: str, tolerance: Tolerance | None = None) -> bool:
-    expected, got = normalise(recorded), normalise(actual)
+    expected, got = tidy_output(recorded), tidy_output(actual)
     if expected == got:
         return True
     pieces = expected.split(ELLIPSIS)
@@ -54,7 +54,7 @@ def _piece_pattern(piece: str, tolerance: Tolerance | None, last: bool) -> tuple
     if tolerance is None:
         return re.compile(re.escape(piece) + (r"\Z" if last else "")), []
     parts, numbers, start = [], [], 0
-    for m in NUMBER.finditer(piece):
+    for m in NUMBER_IN_TEXT.finditer(piece):
         parts += [re.escape(piece[start:m.start()]), f"({_NUMBER})"]
         numbers.append(float(m.group()))
         start = m.end()
@@ -89,5 +89,5 @@ def _close(actual: float, recorded: float, tolerance: Tolerance | None) -> bool:
 
 def unified_diff(recorded: str, actual: str) -> str:
     """`--- recorded` / `+++ actual` with three lines of context, on the normalised texts."""
-    lines = difflib.unified_diff(normalise(recorded).split("\n"), normalise(actual).split("\n"), "recorded", "actual", lineterm="")
+    lines = difflib.unified_diff(tidy_output(recorded).split("\n"), tidy_output(actual).split("\n"), "recorded", "actual", lineterm="")
     return "\n".join(lines)

@@ -22,9 +22,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from pipeline.errors import UsageError
-from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
+from pipeline.text.prog import COMMAND, command
 from schema.example_status import ExampleStatus
 from schema.models import Example
 

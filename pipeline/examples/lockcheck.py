@@ -10,14 +10,13 @@ named in exam.yaml is checked here too, lock or no lock.
 
 from __future__ import annotations
 
-from pipeline.diagnostics import Report
+from pipeline.diagnostics import Position, Report
 from pipeline.examples.compare import unified_diff
 from pipeline.examples.lock import ExamplesLock, LockEntry, example_hash
 from pipeline.examples.requirements import exam_requirements, read_requirements_file, requirement_set
 from pipeline.load.content import ExamContent
 from pipeline.load.schema_errors import field_label
-from pipeline.position import Position
-from pipeline.prog import command
+from pipeline.text.prog import command
 from schema.example_status import ExampleStatus
 from schema.models import Example
 

@@ -15,13 +15,13 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
-from pipeline.examples.compare import matches, normalise, unified_diff
+from pipeline.diagnostics import Position
+from pipeline.examples.compare import matches, tidy_output, unified_diff
 from pipeline.examples.environments import Environment, EnvironmentFailed, Environments, requirement_name
 from pipeline.examples.lock import ExamplesLock, LockEntry, RunEnvironment, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.examples.sandbox import Interpreter, Limits, Outcome, Sandbox
 from pipeline.load.content import ExamContent, ObjectiveFile
-from pipeline.position import Position
 from schema.example_status import ExampleStatus
 from schema.models import Example
 
@@ -142,7 +142,7 @@ def judge(base: LockEntry, example: Example, outcome: Outcome, limits: Limits) -
         return replace(base, exit=outcome.returncode, stderr=tail or None, detail=_exit_text(outcome.returncode), actual=printed or None)
     if matches(example.output, printed, example.tolerance):
         return replace(base, status=ExampleStatus.REPRODUCED)
-    return replace(base, status=ExampleStatus.DRIFTED, actual=normalise(printed))
+    return replace(base, status=ExampleStatus.DRIFTED, actual=tidy_output(printed))
 
 
 def _text(data: bytes) -> str:

@@ -21,8 +21,8 @@ from pipeline.citations.audit import AuditResult, CitationRef
 from pipeline.citations.status import Status
 from pipeline.citations.verdict import CitationResult
 from pipeline.citations.worddiff import rich_markup, with_markers, word_diff
+from pipeline.findings.audit_report import counts, healing_lines
 from pipeline.findings.blast import Blast, blast_radius
-from pipeline.findings.report import counts, healing_lines
 from pipeline.text.terminal import for_terminal
 
 

@@ -30,8 +30,8 @@ import yaml
 from yaml.composer import ComposerError
 from yaml.events import AliasEvent
 
+from pipeline.diagnostics import Position
 from pipeline.errors import SourceError
-from pipeline.position import Position
 from pipeline.text.linebreaks import HIDDEN_IN_SOURCES
 
 MAX_FILE_BYTES = 5_000_000  # a 5,000-question objective is about 2 MB

@@ -23,9 +23,9 @@ from pipeline.load.media import ExamMedia, exam_file_images
 from pipeline.load.repair import repaired
 from pipeline.load.schema_errors import field_label, model_at, report_validation_error
 from pipeline.load.yamlsource import Position, YamlDocument, load_yaml
-from pipeline.prog import command
 from pipeline.questions import QUESTION, TYPES
 from pipeline.text.messages import describe
+from pipeline.text.prog import command
 from schema.models import Exam, Objective
 
 EXAM_FILE = "exam.yaml"

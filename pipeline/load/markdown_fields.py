@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pipeline.diagnostics import Position
 from pipeline.load.yamlsource import PathKey, YamlDocument
-from pipeline.position import Position
 
 # Fields holding Markdown (schema/models.py: the `Markdown` type, and options and answers shown with it).
 # A term is shown as Markdown too (an option of a generated question, a matching answer, a card's front).

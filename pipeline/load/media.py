@@ -31,12 +31,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from pipeline.diagnostics import Report
+from pipeline.diagnostics import Position, Report
 from pipeline.load.image_files import MAX_EXAM_BYTES, MAX_FILE_BYTES, ImageProblem, inspect
 from pipeline.load.markdown_fields import locate, markdown_strings, source_lines
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import PathKey, YamlDocument
-from pipeline.position import Position
 from pipeline.text.images import FIGURE, INLINE_IMAGE, SCHEME, flat_name
 from pipeline.text.markdown import image_tokens
 

@@ -25,7 +25,7 @@ import re
 
 import yaml
 
-from pipeline.position import Position
+from pipeline.diagnostics import Position
 
 UNQUOTED_CLOZE = re.compile(r"^(\s*(?:-\s+)?(?:[A-Za-z_][\w-]*:[ \t]+|-\s+))(\{\{c\d+::.*?)\s*$")
 SWALLOWED_KEY = re.compile(r"\n\s*(?:-\s+)?[A-Za-z_][\w-]*:(?:\s|$)")

@@ -19,10 +19,10 @@ from typing import Any
 
 import yaml
 
+from pipeline.diagnostics import Position
 from pipeline.errors import SourceError
 from pipeline.load import yamlhints
 from pipeline.load.limits import BoundedLoader, hidden_line_break, read_regular, reader_position, scalar_problem
-from pipeline.position import Position
 
 PathKey = tuple[str | int, ...]
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"

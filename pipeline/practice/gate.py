@@ -49,7 +49,7 @@ class Finding:
 def findings(question: QuestionBase, shown: tuple[Shown, ...], gaps: int = 0, context: tuple[shown_with.Shown, ...] = ()) -> list[Finding]:
     """Everything wrong with a generated question; empty when it may join the bank. `gaps`: how many
     blanks the stem may hold (a fill-in's own); `context`: the titles it is shown with."""
-    found = [Finding("grading", message) for _, message, _ in type_of(question.type).check(question)]
+    found = [Finding("grading", problem.message) for problem in type_of(question.type).check(question)]
     found += _grading(question)
     for item in shown:
         words = word_forms.found(item.answer, to_plain(item.text))

@@ -38,7 +38,7 @@ def answers_among_options(q, answers: list[str]) -> list[Problem]:
         if answer not in q.options:
             at = ("answer", i) if q.type == "multiple" else ("answer",)
             hint = did_you_mean(answer, q.options)
-            problems.append((at, f"{answer!r} is not one of the options{hint} ({'; '.join(map(repr, q.options))})", "question-answer"))
+            problems.append(Problem(at, f"{answer!r} is not one of the options{hint} ({'; '.join(map(repr, q.options))})", "question-answer"))
     return problems
 
 
@@ -46,7 +46,7 @@ def option_rules(q) -> list[Problem]:
     """2-6 options, all different (case does not make them differ); `order: numeric` only over numbers."""
     problems = count_between(q, "options", 2, 6) + distinct(q.options, "options", "option")
     if q.order == "numeric" and numeric_order(q.options) is None:
-        problems.append((("order",), "order: numeric needs every option to be a number in one unit (\"2\", \"4\", \"8\"; \"5%\", \"30%\"); "
+        problems.append(Problem(("order",), "order: numeric needs every option to be a number in one unit (\"2\", \"4\", \"8\"; \"5%\", \"30%\"); "
                          "remove it or make the options numbers", "question-options"))
     return problems
 

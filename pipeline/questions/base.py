@@ -11,16 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import Field
 
 from pipeline.shapes.parts import Part
-from schema.fields import ItemId, Markdown, Strict
-from schema.variants import Variants
+from pipeline.vocabulary.fields import ItemId, Markdown, Strict
+from pipeline.vocabulary.variant_fields import Variants
 
-# A problem with a question: the path below the question's node, the message, and the check's code.
-Problem = tuple[tuple, str, str]
+
+class Problem(NamedTuple):
+    """A problem with a question, found by its type's `check`: reported at the question's node plus `at`."""
+
+    at: tuple  # the path below the question's node, e.g. ("answer",) or ("options", 2)
+    message: str
+    code: str  # the check's code (pipeline/check/codes.py)
 
 
 class QuestionBase(Strict):
@@ -77,7 +82,7 @@ def distinct(values: list[str], path: str, what: str) -> list[Problem]:
     problems = []
     for i, value in enumerate(values):
         if value.casefold() in seen:
-            problems.append(((path, i), f"{what} {value!r} is given twice; {what}s must differ", "question-options"))
+            problems.append(Problem((path, i), f"{what} {value!r} is given twice; {what}s must differ", "question-options"))
         seen.add(value.casefold())
     return problems
 
@@ -86,4 +91,4 @@ def count_between(q: QuestionBase, name: str, low: int, high: int) -> list[Probl
     n = len(getattr(q, name))
     if low <= n <= high:
         return []
-    return [((name,), f"{a_type(q.type)} needs {low} to {high} {name.replace('_', ' ')}, got {n}", "question-options")]
+    return [Problem((name,), f"{a_type(q.type)} needs {low} to {high} {name.replace('_', ' ')}, got {n}", "question-options")]

@@ -13,7 +13,7 @@ from pydantic import Field
 from pipeline.questions.base import Problem, QuestionBase, QuestionType, count_between, distinct
 from pipeline.shapes.order import LETTERS, display_order
 from pipeline.shapes.parts import Item, Pairs, Prompt
-from schema.fields import Markdown, Strict, Text
+from pipeline.vocabulary.fields import Markdown, Strict, Text
 
 
 class MatchPair(Strict):
@@ -49,7 +49,7 @@ def check(q: MatchingQuestion) -> list[Problem]:
     for i, text in enumerate(answer_texts(q)):
         if text.casefold() in seen:
             at = ("pairs", i, "answer") if i < len(q.pairs) else ("extra_answers", i - len(q.pairs))
-            problems.append((at, f"answer {text!r} is given twice; every answer of a matching question must differ", "question-answer"))
+            problems.append(Problem(at, f"answer {text!r} is given twice; every answer of a matching question must differ", "question-answer"))
         seen.add(text.casefold())
     return problems
 

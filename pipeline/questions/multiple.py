@@ -8,7 +8,7 @@ from pydantic import Field
 
 from pipeline.questions._choices import answer_words, answers_among_options, option_rules, parts
 from pipeline.questions.base import Problem, QuestionBase, QuestionType
-from schema.fields import Text
+from pipeline.vocabulary.fields import Text
 
 
 class MultipleQuestion(QuestionBase):
@@ -25,9 +25,9 @@ class MultipleQuestion(QuestionBase):
 def check(q: MultipleQuestion) -> list[Problem]:
     problems = option_rules(q)
     if not q.answer:
-        problems.append((("answer",), "a multiple question needs at least one correct option", "question-answer"))
+        problems.append(Problem(("answer",), "a multiple question needs at least one correct option", "question-answer"))
     if len(set(q.answer)) != len(q.answer):
-        problems.append((("answer",), "the same option is listed twice among the answers", "question-answer"))
+        problems.append(Problem(("answer",), "the same option is listed twice among the answers", "question-answer"))
     return problems + answers_among_options(q, q.answer)
 
 

@@ -22,8 +22,8 @@ from pydantic import AfterValidator, Field, StrictFloat, StrictInt, StringConstr
 
 from pipeline.questions.base import Problem, QuestionBase, QuestionType
 from pipeline.shapes.parts import Numeric
-from schema.fields import Text
-from schema.variants import Placeholder
+from pipeline.vocabulary.fields import Text
+from pipeline.vocabulary.variant_fields import Placeholder
 
 
 def _finite(value: float) -> float:
@@ -78,9 +78,9 @@ def parts(q: NumericQuestion) -> tuple[Numeric]:
 
 def check(q: NumericQuestion) -> list[Problem]:
     if not isinstance(q.tolerance, str) and q.tolerance < 0:
-        return [(("tolerance",), f"must not be negative, got {written(q.tolerance)}; write how far either side of the answer counts", "question-answer")]
+        return [Problem(("tolerance",), f"must not be negative, got {written(q.tolerance)}; write how far either side of the answer counts", "question-answer")]
     if isinstance(q.tolerance, str) and Decimal(q.tolerance.removesuffix("%")) > 100:
-        return [(("tolerance",), f"{q.tolerance} would accept numbers of the other sign; a relative tolerance is at most 100%", "question-answer")]
+        return [Problem(("tolerance",), f"{q.tolerance} would accept numbers of the other sign; a relative tolerance is at most 100%", "question-answer")]
     return []
 
 

@@ -10,7 +10,7 @@ from pydantic import Field
 from pipeline.questions.base import Problem, QuestionBase, QuestionType, count_between, distinct
 from pipeline.shapes.order import LETTERS, display_order
 from pipeline.shapes.parts import Item, Sequence
-from schema.fields import Text
+from pipeline.vocabulary.fields import Text
 
 
 class OrderingQuestion(QuestionBase):

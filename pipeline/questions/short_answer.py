@@ -10,7 +10,7 @@ from pydantic import Field
 from pipeline.questions.base import QuestionBase, QuestionType
 from pipeline.shapes.grading import RULE_TEXT
 from pipeline.shapes.parts import Text as TextPart
-from schema.fields import Paragraph, Text
+from pipeline.vocabulary.fields import Paragraph, Text
 
 
 class ShortAnswerQuestion(QuestionBase):

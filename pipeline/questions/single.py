@@ -8,7 +8,7 @@ from pydantic import Field
 
 from pipeline.questions._choices import answer_words, answers_among_options, option_rules, parts
 from pipeline.questions.base import Problem, QuestionBase, QuestionType
-from schema.fields import Text
+from pipeline.vocabulary.fields import Text
 
 
 class SingleQuestion(QuestionBase):

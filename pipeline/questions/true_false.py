@@ -8,7 +8,7 @@ from pydantic import Field, StrictBool
 
 from pipeline.questions.base import QuestionBase, QuestionType
 from pipeline.shapes.parts import Choices, Option
-from schema.variants import Placeholder
+from pipeline.vocabulary.variant_fields import Placeholder
 
 
 class TrueFalseQuestion(QuestionBase):

@@ -44,7 +44,7 @@ SOURCE_PLACE = frozenset({"source_file", "source_line"})
 
 
 @dataclass(frozen=True)
-class Option:
+class OutputOption:
     """An option an output declares (`build --paper`, `paper` in pipeline.toml): it is part of that output's
     inputs only, so changing it rebuilds that output alone."""
 
@@ -73,8 +73,8 @@ class Output:
     aliases: tuple[str, ...] = ()
 
 
-PAPER = Option("paper", ("a4", "letter"), "a4", "page size of the study guide")
-VARIANTS = Option("variants", tuple(str(n) for n in range(1, 11)), "3", "notes a varied question makes in the deck, at most (its variants 1..N)")
+PAPER = OutputOption("paper", ("a4", "letter"), "a4", "page size of the study guide")
+VARIANTS = OutputOption("variants", tuple(str(n) for n in range(1, 11)), "3", "notes a varied question makes in the deck, at most (its variants 1..N)")
 OPTIONS = {option.name: option for option in (PAPER, VARIANTS)}  # every option an output may read: its values and default
 
 # name -> its output; run in this order. The names say what an author gets (the study guide, the deck), not
@@ -108,7 +108,7 @@ def resolve_output(name: str) -> str | None:
     return None
 
 
-def options() -> dict[str, tuple[str, Option]]:
+def options() -> dict[str, tuple[str, OutputOption]]:
     """Every option the outputs read: name -> (the output that reads it, the option)."""
     return {name: (key, OPTIONS[name]) for key, entry in RENDERERS.items() for name in (output(entry).options or ()) if name in OPTIONS}
 

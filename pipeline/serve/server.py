@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from pipeline.paths import TEMPLATES
 from pipeline.serve import inject
 from pipeline.serve.connections import BUSY, IDLE, IDLE_TIMEOUT, STREAM, Connections
-from pipeline.serve.session import GUIDE, Session
+from pipeline.serve.session import GUIDE_OUTPUTS, Session
 from pipeline.text.terminal import for_terminal
 
 ASSETS = TEMPLATES / "serve"
@@ -165,7 +165,7 @@ class Handler(SimpleHTTPRequestHandler):
             self.server.guides.release()
 
     def _guide_built(self) -> None:
-        problems = self.session.build(GUIDE, announce=False)
+        problems = self.session.build(GUIDE_OUTPUTS, announce=False)
         if problems or not self.session.guide_file.is_file():
             page = inject.inject(inject.placeholder("The study guide could not be built"), self.session.status.build)
             body = page.replace("</main>", "<pre>" + html.escape("\n".join(problems)) + "</pre></main>")

@@ -16,15 +16,15 @@ from pathlib import Path
 from pipeline import config
 from pipeline.build import Plan, build
 from pipeline.check.validate import validate
-from pipeline.cli import say
-from pipeline.cli.crash import environment_message
+from pipeline.console import say
+from pipeline.console.crash import environment_message
 from pipeline.diagnostics import Severity
 from pipeline.errors import PipelineError
-from pipeline.serve.status import Status
+from pipeline.serve.last_build import LastBuild
 from pipeline.today import resolve_today
 
-SITE = ("site",)
-GUIDE = ("guide",)
+SITE_OUTPUTS = ("site",)
+GUIDE_OUTPUTS = ("guide",)
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Session:
     plan: Callable[[config.Settings, str, tuple[str, ...]], Plan]  # settings, exam id, outputs -> what to build
     strict: Callable[[config.Settings, str], bool]
     today: str | None = None
-    status: Status = field(default_factory=Status)
+    status: LastBuild = field(default_factory=LastBuild)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -46,7 +46,7 @@ class Session:
     def guide_file(self) -> Path:
         return self.out / self.exam / "study-guide.pdf"
 
-    def build(self, outputs: tuple[str, ...] = SITE, *, announce: bool = True) -> list[str]:
+    def build(self, outputs: tuple[str, ...] = SITE_OUTPUTS, *, announce: bool = True) -> list[str]:
         """Build `outputs`; the problems that stopped it (empty when it succeeded). `announce` updates the
         page's status: a built site reloads open pages, a failure shows the banner."""
         with self._lock:

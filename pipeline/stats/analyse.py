@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pipeline.stats import columnar, ctt, irt, variants
+from pipeline.stats import columnar, ctt, irt, variant_pooling
 from pipeline.stats.intake import Intake
 from pipeline.stats.itemhash import answered_hash, item_hash
 from pipeline.stats.match import QuestionIndex
@@ -47,7 +47,7 @@ def analyse(exam_id: str, con, intake: Intake, index: QuestionIndex, today: dt.d
         qid = index.counted_as(item.question_id)  # a varied question's own id is its variant 1
         if qid not in items:
             items[qid] = _platform_record(item, item_hash(index.keys[qid]), index)
-    for qid, figures in variants.pooled(con if done else None, index, list(index.keys), items).items():
+    for qid, figures in variant_pooling.pooled(con if done else None, index, list(index.keys), items).items():
         items[qid] = _pooled_record(figures, answered_hash(index, qid), done.alpha_without if done else {})
     files = [FileRecord(name=p.path.name, format=p.format, rows=p.rows, answers=p.answered + len(p.items), unmatched=p.unmatched_count)
              for p in parsed]
@@ -79,7 +79,7 @@ def _platform_record(item: PlatformItem, digest: str, index: QuestionIndex) -> I
 
 
 def _pooled_record(figures: dict, digest: str, alpha_without: dict[str, float | None]) -> ItemRecord:
-    """A varied question's record: its variants' answers pooled (`pipeline.stats.variants.pooled`), and the test's alpha
+    """A varied question's record: its variants' answers pooled (`pipeline.stats.variant_pooling.pooled`), and the test's alpha
     without the question (each of its variants has it: alpha is over questions)."""
     without = next((alpha_without[v] for v in figures["variants"] if v in alpha_without), None)
     return ItemRecord(hash=digest, source=figures["source"], n=figures["n"], facility=_round(figures["facility"]),

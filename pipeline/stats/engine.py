@@ -44,8 +44,3 @@ def connect() -> Iterator[duckdb.DuckDBPyConnection]:
     finally:
         con.close()
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def quoted(text: str) -> str:
-    """A string literal for SQL (a table function's file name cannot be a prepared parameter in every position)."""
-    return "'" + text.replace("'", "''") + "'"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pipeline.check.thresholds import threshold
 from pipeline.stats.match import ItemKey
 from pipeline.stats.store import ItemRecord
-from pipeline.stats.variants import TEST, homogeneity
+from pipeline.stats.variant_pooling import TEST, homogeneity
 
 STALE = "item-stats-stale"
 VARIANTS = "item-variants-differ"
@@ -52,7 +52,7 @@ def findings(key: ItemKey, record: ItemRecord, current_hash: str, checks: dict, 
 
 
 def _variants_differ(record: ItemRecord, rule, date: str) -> list[Finding]:
-    """A varied question whose variants' facilities differ beyond chance (`pipeline.stats.variants.homogeneity`)."""
+    """A varied question whose variants' facilities differ beyond chance (`pipeline.stats.variant_pooling.homogeneity`)."""
     test = homogeneity(record.variants, rule.min_responses)
     if test.p is None or test.p >= rule.value:
         return []

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pipeline.citations.lock import CitationLock
 from pipeline.derive.build import build_view
-from pipeline.diagnostics import Report
+from pipeline.diagnostics import Position, Report
 from pipeline.load.content import ExamContent
-from pipeline.position import Position
 from pipeline.stats import store
 from pipeline.stats.itemhash import answered_hash
 from pipeline.stats.judge import findings

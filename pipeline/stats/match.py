@@ -23,7 +23,7 @@ QTI_PREFIX = "q_"
 
 
 @dataclass(frozen=True)
-class Option:
+class OptionKey:
     id: str
     letter: str
     text: str  # plain text
@@ -40,7 +40,7 @@ class ItemKey:
     shape: str  # choices, text, pairs, sequence or numeric (the question's first part; the types have one)
     stem: str  # plain text
     rule: dict  # the part's grading rule, as data
-    options: tuple[Option, ...] = ()  # choices
+    options: tuple[OptionKey, ...] = ()  # choices
     prompt_texts: tuple[tuple[str, str], ...] = ()  # pairs: (prompt id, plain text)
     answer_texts: tuple[tuple[str, str], ...] = ()  # pairs: (answer id, plain text)
     item_texts: tuple[tuple[str, str], ...] = ()  # sequence: (item id, plain text)
@@ -64,7 +64,7 @@ class ItemKey:
     def option_ids(self) -> frozenset[str]:
         return frozenset(o.id for o in self.options)
 
-    def option(self, option_id: str) -> Option | None:
+    def option(self, option_id: str) -> OptionKey | None:
         return next((o for o in self.options if o.id == option_id), None)
 
     @cached_property
@@ -80,7 +80,7 @@ def key_of(q: QuestionView) -> ItemKey:
     part = q.parts[0]
     fields: dict = {}
     if isinstance(part, Choices):
-        fields["options"] = tuple(Option(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)
+        fields["options"] = tuple(OptionKey(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)
     elif isinstance(part, Pairs):
         fields["prompt_texts"] = tuple((p.id, to_plain(p.text_md)) for p in part.prompts)
         fields["answer_texts"] = tuple((a.id, to_plain(a.text_md)) for a in part.answers)

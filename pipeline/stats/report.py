@@ -19,7 +19,7 @@ from pipeline.stats.judge import VARIANTS, Finding, findings
 from pipeline.stats.match import ItemKey, QuestionIndex
 from pipeline.stats.records import Unmatched
 from pipeline.stats.store import ItemRecord, ItemStatsFile
-from pipeline.stats.variants import TEST, Homogeneity, homogeneity
+from pipeline.stats.variant_pooling import TEST, Homogeneity, homogeneity
 
 MAX_UNMATCHED_LISTED = 200
 # One sentence per statistic, where it first appears: an author is not assumed to know classical test theory.

@@ -15,9 +15,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.errors import UsageError
-from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
+from pipeline.text.prog import COMMAND, command
 
 NAME = "item-stats.json"
 FORMAT = 1
@@ -62,7 +62,7 @@ class ItemRecord(_Model):
     options: Annotated[dict[str, OptionRecord], Field(max_length=64)] | None = None
     strongest_choice: str | None = None
     irt: dict[Literal["a", "b"], float] | None = None
-    # a varied question's record pools its variants' answers (`pipeline.stats.variants`); each variant has its own record
+    # a varied question's record pools its variants' answers (`pipeline.stats.variant_pooling`); each variant has its own record
     variants: Annotated[dict[str, VariantRecord], Field(max_length=100)] | None = None
 
 

@@ -1,1 +1,1 @@
-"""Text helpers shared by every stage: safe Markdown to HTML, plain text, and cloze marks."""
+"""Text helpers shared by every stage: safe Markdown to HTML, plain text, cloze marks, and the command a message tells the author to run (`prog`)."""

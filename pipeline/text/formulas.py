@@ -8,7 +8,7 @@ One parser reads a formula, latex2mathml (LaTeX to MathML), and its MathML is th
 latex2mathml passes `\\text{<b>}` through as markup, writes `\\href{...}` as an `href` attribute and keeps
 an unknown command such as `\\fract` as an identifier, so `problem()` refuses a formula whose MathML holds
 an element or attribute outside the list, an unknown command, or braces that do not balance (`validate`
-reports it at its line, `pipeline.check.formulas`). What passes is shown as:
+reports it at its line, `pipeline.check.formula_check`). What passes is shown as:
 
 - `mathml`: the site, the bank's HTML, QTI 2.1 and Canvas (Chromium and the platforms read MathML);
 - `svg`: the study guide; weasyprint has no MathML, so ziamath typesets the same MathML into SVG paths

@@ -23,10 +23,6 @@ def split_lines(text: str) -> list[str]:
     return text.splitlines()
 
 
-def has_line_break(text: str) -> bool:
-    return _BREAK.search(text) is not None
-
-
 def one_line(text: str, joiner: str = " ") -> str:
     """`text` on one line: every line break (CR LF once) replaced by `joiner`."""
     return _BREAK.sub(joiner, text)
@@ -35,11 +31,3 @@ def one_line(text: str, joiner: str = " ") -> str:
 def breaks_as(text: str, newline: str) -> str:
     """Every line break written as `newline` (e.g. GIFT's `\\n` escape)."""
     return _BREAK.sub(lambda _: newline, text)
-
-
-def count_lines_before(text: str, index: int) -> tuple[int, int]:
-    """1-based (line, column) of `text[index]`, counting lines as YAML's marks do (CR LF once)."""
-    line, start = 1, 0
-    for match in _BREAK.finditer(text, 0, index):
-        line, start = line + 1, match.end()
-    return line, index - start + 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from schema.fields import _absolute_http_url
+from pipeline.vocabulary.fields import _absolute_http_url
 
 SCHEMES = ("http", "https", "mailto")
 

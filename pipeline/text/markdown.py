@@ -5,7 +5,7 @@ links to http, https and mailto addresses become links (`pipeline.text.links`: a
 target stays text, and an image is shown only when the loader checked its file and rewrote its address to
 `media:` (`pipeline.text.images`), so a source can neither run script in a card, nor make the PDF load a
 file, nor leave a link to the build machine's paths in an output. (`validate` reports such links and images
-as errors at their line, see `pipeline.check.links` and `pipeline.load.media`.) Each output names its copy
+as errors at their line, see `pipeline.check.link_check` and `pipeline.load.media`.) Each output names its copy
 of an image its own way (`media=`: `relative`, `flat`, `pluginfile`), a part of the cache key like `math=`.
 
 Tables are GitHub's pipe tables (markdown-it's `table` rule): a header row, an alignment row, body rows.
@@ -90,7 +90,7 @@ def _parser(math: str, media: str) -> MarkdownIt:
 
 def _allowed_or_media(url: str) -> bool:
     """Links to allowed addresses; `media:` survives too, for the images the loader rewrote (a link written
-    to `media:` is an error in `validate`, pipeline.check.links, so none reaches a build)."""
+    to `media:` is an error in `validate`, pipeline.check.link_check, so none reaches a build)."""
     return allowed(url) or url.startswith(images.SCHEME)
 
 

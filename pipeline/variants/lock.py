@@ -24,10 +24,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt
 
 from pipeline.errors import UsageError
-from pipeline.prog import COMMAND, command
 from pipeline.publish import readback
 from pipeline.publish.atomic import write_atomic
 from pipeline.questions import QuestionBase
+from pipeline.text.prog import COMMAND, command
 from pipeline.variants.seeds import SEED_RULE
 from pipeline.variants.unchanged import LOCK_NAME
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pipeline.diagnostics import Report
 from pipeline.examples.requirements import exam_requirements
 from pipeline.load.content import ExamContent, ObjectiveFile
-from pipeline.prog import command
 from pipeline.questions import QuestionBase
+from pipeline.text.prog import command
 from pipeline.variants.built import all_draws, draws_of
 from pipeline.variants.lock import VariantsLock, variants_hash
 from pipeline.variants.stress import stress

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from pipeline.questions import QUESTION, QuestionBase, type_of
 from pipeline.variants.seeds import seed_of
 from pipeline.variants.template import TemplateError, render_fields
-from schema.variants import Variants
+from pipeline.vocabulary.variant_fields import Variants
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,8 @@ def make_variant(q: QuestionBase, index: int, seed: int, values: Mapping[str, An
         raise VariantInvalid(f"{where}: {first['msg']} (got {first.get('input')!r})") from None
     problems = type_of(made.type).check(made)
     if problems:
-        path, message, _ = problems[0]
-        raise VariantInvalid(f"{'.'.join(map(str, path))}: {message}")
+        first = problems[0]
+        raise VariantInvalid(f"{'.'.join(map(str, first.at))}: {first.message}")
     return Variant(index, seed, dict(values), made)
 
 

@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from schema.variants import NAME_PATTERN
+from pipeline.questions.base import Problem
+from pipeline.vocabulary.variant_fields import NAME_PATTERN
 
 PLACEHOLDER = re.compile(r"\{\{\s*(?P<name>" + NAME_PATTERN + r")\s*(?::(?P<spec>[^{}]{0,20}?))?\s*\}\}")
 ONLY = re.compile(r"^\s*\{\{\s*(?P<name>" + NAME_PATTERN + r")\s*\}\}\s*$")
@@ -51,23 +52,23 @@ def names_of(fields: Mapping[str, Any]) -> dict[tuple, list[str]]:
     return found
 
 
-def template_problems(q) -> list[tuple[tuple, str, str]]:
-    """(path below the question, message, code) for placeholders in a question without `variants:`, in a
+def template_problems(q) -> list[Problem]:
+    """The problems of placeholders in a question without `variants:`, in a
     field that does not vary, or naming no value of a `values:` form (a `code:` form's names are known
     only once it ran: the stress test checks them)."""
     fields = q.model_dump(by_alias=True)
     found = names_of(fields)
     if q.variants is None:
-        return [(path, f"{{{{ {names[0]} }}}} is a placeholder, but the question declares no `variants:`; add variants "
+        return [Problem(path, f"{{{{ {names[0]} }}}} is a placeholder, but the question declares no `variants:`; add variants "
                        "(code: or values:) or write the text itself", "variant-template") for path, names in found.items()]
-    problems = [((key,), f"`{key}` is the same in every variant; placeholders go in stem, options, answer, tolerance and explanation", "variant-template")
+    problems = [Problem((key,), f"`{key}` is the same in every variant; placeholders go in stem, options, answer, tolerance and explanation", "variant-template")
                 for key in sorted(FIXED - {"variants"}) if has_template(fields.get(key))]
     if q.variants.values is not None:
         known = set(q.variants.values)
         for path, names in found.items():
             for name in names:
                 if name not in known:
-                    problems.append((path, f"{{{{ {name} }}}} names no value of `variants.values` ({', '.join(sorted(known))})", "variant-template"))
+                    problems.append(Problem(path, f"{{{{ {name} }}}} names no value of `variants.values` ({', '.join(sorted(known))})", "variant-template"))
     return problems
 
 

@@ -46,7 +46,7 @@ class NoteTypeShape:
 
 
 @dataclass(frozen=True)
-class Snapshot:
+class DeckContents:
     """What one package holds, in plain values."""
 
     timestamp: int
@@ -90,7 +90,7 @@ def _entry(name: str, timestamp: int) -> zipfile.ZipInfo:
     return entry
 
 
-def read(path: Path) -> Snapshot | None:
+def read(path: Path) -> DeckContents | None:
     """The package at `path`, or None when there is none or it is not one this pipeline wrote."""
     try:
         with zipfile.ZipFile(path) as package:
@@ -99,7 +99,7 @@ def read(path: Path) -> Snapshot | None:
         return None
 
 
-def _read_database(database: bytes) -> Snapshot:
+def _read_database(database: bytes) -> DeckContents:
     connection = sqlite3.connect(":memory:")
     try:
         connection.deserialize(database)
@@ -112,7 +112,7 @@ def _read_database(database: bytes) -> Snapshot:
     models = [_note_type_shape(model) for model in models_data]
     # the package time: note types carry it, notes may carry older times of their own (note_state.py)
     stamp = max([*(row[4] for row in rows), *(int(model.get("mod", 0)) for model in models_data)], default=0)
-    return Snapshot(stamp, notes, {m.model_id: m for m in models})
+    return DeckContents(stamp, notes, {m.model_id: m for m in models})
 
 
 def _note_type_shape(model: dict) -> NoteTypeShape:

@@ -49,10 +49,10 @@ def genanki_decks(view: ExamView, notes: list[DeckNote], models: dict) -> list[g
     return list(decks.values())
 
 
-def snapshot(notes: list[DeckNote], models) -> apkg.Snapshot:
+def snapshot(notes: list[DeckNote], models) -> apkg.DeckContents:
     """The package about to be written, in the shape deck-changes compares (the timestamp comes later)."""
     shapes = {n.guid: apkg.NoteShape(n.guid, n.note_type.model_id, n.fields, n.tags) for n in notes}
-    return apkg.Snapshot(0, shapes, {m.model_id: _note_type_shape(m) for m in models})
+    return apkg.DeckContents(0, shapes, {m.model_id: _note_type_shape(m) for m in models})
 
 
 def _note_type_shape(model: genanki.Model) -> apkg.NoteTypeShape:

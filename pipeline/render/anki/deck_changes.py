@@ -12,7 +12,7 @@ import html
 import json
 import re
 
-from pipeline.render.anki.apkg import NoteShape, NoteTypeShape, Snapshot
+from pipeline.render.anki.apkg import DeckContents, NoteShape, NoteTypeShape
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -36,7 +36,7 @@ def _changed_fields(old: NoteShape, new: NoteShape, note_type: NoteTypeShape) ->
     return names + (["tags"] if old.tags != new.tags else [])
 
 
-def changed_notes(previous: Snapshot, current: Snapshot) -> list[dict]:
+def changed_notes(previous: DeckContents, current: DeckContents) -> list[dict]:
     found = []
     for guid, new in current.notes.items():
         old = previous.notes.get(guid)
@@ -46,7 +46,7 @@ def changed_notes(previous: Snapshot, current: Snapshot) -> list[dict]:
     return _sorted(found)
 
 
-def changed_note_types(previous: Snapshot, current: Snapshot) -> list[dict]:
+def changed_note_types(previous: DeckContents, current: DeckContents) -> list[dict]:
     found = []
     for model_id, new in current.note_types.items():
         old = previous.note_types.get(model_id)
@@ -61,9 +61,9 @@ def _sorted(entries: list[dict]) -> list[dict]:
     return sorted(entries, key=lambda e: (e["note_type"], e["ref"], e["guid"]))
 
 
-def compare(previous: Snapshot | None, current: Snapshot) -> dict:
+def compare(previous: DeckContents | None, current: DeckContents) -> dict:
     """The changes from `previous` (None: no earlier build, so every note is added) to `current`."""
-    before = previous or Snapshot(0, {}, {})
+    before = previous or DeckContents(0, {}, {})
     added = [_describe(n, current.note_types) for guid, n in current.notes.items() if guid not in before.notes]
     removed = [_describe(n, before.note_types) for guid, n in before.notes.items() if guid not in current.notes]
     return {
@@ -79,7 +79,7 @@ def needs_newer_timestamp(changes: dict) -> bool:
     return bool(changes["notes"]["changed"] or changes["note_types_changed"])
 
 
-def warnings(changes: dict, timestamp: int, previous: Snapshot | None) -> list[str]:
+def warnings(changes: dict, timestamp: int, previous: DeckContents | None) -> list[str]:
     """Only SOURCE_DATE_EPOCH can leave a changed package not newer (see pipeline/render/anki/deck_timestamp.py): say so."""
     if previous is None or timestamp > previous.timestamp or not needs_newer_timestamp(changes):
         return []
@@ -89,7 +89,7 @@ def warnings(changes: dict, timestamp: int, previous: Snapshot | None) -> list[s
     ]
 
 
-def to_json(changes: dict, timestamp: int, previous: Snapshot | None) -> str:
+def to_json(changes: dict, timestamp: int, previous: DeckContents | None) -> str:
     document = {
         **changes,
         "package_timestamp": timestamp,

@@ -45,9 +45,6 @@ class NoteType:
     def name(self) -> str:
         return f"Exam prep: {self.title} (v{self.version})"
 
-    def template_paths(self) -> list[Path]:
-        return [TEMPLATE_DIR / f"{stem}.{side}.html" for _, stem in self.templates for side in ("front", "back")]
-
 
 TERM = NoteType(
     "term", 1, "term",

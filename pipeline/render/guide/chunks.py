@@ -1,12 +1,12 @@
 """The study guide cut into chunks that weasyprint lays out one at a time, so that its memory holds one
 chunk's boxes rather than the whole book's.
 
-The guide is a run of parts that each begin on a new page: the cover, the contents and the objectives
+The guide is a run of segments that each begin on a new page: the cover, the contents and the objectives
 map (the front matter), each objective of each section, then the practice exam, the answer key, the
-glossary and the references. Chunks are cut only between such parts, where the layout breaks the page
+glossary and the references. Chunks are cut only between such segments, where the layout breaks the page
 anyway, so a guide printed in chunks is laid out page for page as the whole guide would be. A chunk
-gathers parts until it holds about `CHUNK_ITEMS` items (objectives, key points, terms, examples,
-questions); a section longer than that goes on in the next chunk (`Part.continued`). The practice exam
+gathers segments until it holds about `CHUNK_ITEMS` items (objectives, key points, terms, examples,
+questions); a section longer than that goes on in the next chunk (`Segment.continued`). The practice exam
 flows from question to question with no page break: one of more than `PRACTICE_ITEMS` questions is cut
 into runs of that many, each beginning on a new page (the one place where printing in chunks leaves a
 page partly empty that the whole guide would have filled).
@@ -28,7 +28,7 @@ APPENDICES = (("practice.html.j2", "Practice exam"), ("answers.html.j2", "Answer
 
 
 @dataclass(frozen=True)
-class Part:
+class Segment:
     """Something that begins on a page of its own: a template of the guide, or some objectives of a section."""
 
     title: str  # what the running header shows while it is printed
@@ -42,12 +42,12 @@ class Part:
 
 @dataclass(frozen=True)
 class Chunk:
-    parts: tuple[Part, ...]
+    segments: tuple[Segment, ...]
 
     @property
     def carry(self) -> str:
-        """The running header's part at the chunk's start."""
-        return self.parts[0].title
+        """The running header's title at the chunk's start."""
+        return self.segments[0].title
 
 
 def items(objective: ObjectiveView) -> int:
@@ -56,10 +56,10 @@ def items(objective: ObjectiveView) -> int:
 
 def front(guide: Guide) -> Chunk:
     """The cover, the contents and the objectives map: laid out last, once every page number is known."""
-    return Chunk(tuple(Part("", 1, template) for template in FRONT))
+    return Chunk(tuple(Segment("", 1, template) for template in FRONT))
 
 
-def _section_parts(section: SectionView, limit: int) -> list[Part]:
+def _section_segments(section: SectionView, limit: int) -> list[Segment]:
     """The section, cut into runs of objectives of at most `limit` items (at least one objective each)."""
     title = f"Section {section.number}: {section.title}"
     runs: list[list[ObjectiveView]] = [[]]
@@ -67,7 +67,7 @@ def _section_parts(section: SectionView, limit: int) -> list[Part]:
         if runs[-1] and sum(map(items, runs[-1])) + items(objective) > limit:
             runs.append([])
         runs[-1].append(objective)
-    return [Part(title, sum(map(items, run)) or 1, section=section, objectives=tuple(run), continued=i > 0) for i, run in enumerate(runs)]
+    return [Segment(title, sum(map(items, run)) or 1, section=section, objectives=tuple(run), continued=i > 0) for i, run in enumerate(runs)]
 
 
 def _appendix_items(guide: Guide, template: str) -> int:
@@ -77,19 +77,19 @@ def _appendix_items(guide: Guide, template: str) -> int:
 
 
 def body(guide: Guide, limit: int = CHUNK_ITEMS) -> list[Chunk]:
-    """Every part after the front matter, in order, gathered into chunks of about `limit` items."""
-    parts = [p for s in guide.sections for p in _section_parts(s, limit)]
+    """Every segment after the front matter, in order, gathered into chunks of about `limit` items."""
+    segments = [p for s in guide.sections for p in _section_segments(s, limit)]
     for template, title in APPENDICES:
         if template == "practice.html.j2" and len(guide.practice) > PRACTICE_ITEMS:
             runs = [guide.practice[i : i + PRACTICE_ITEMS] for i in range(0, len(guide.practice), PRACTICE_ITEMS)]
-            parts += [Part(title, len(run), template, practice=run, continued=i > 0) for i, run in enumerate(runs)]
+            segments += [Segment(title, len(run), template, practice=run, continued=i > 0) for i, run in enumerate(runs)]
         else:
-            parts.append(Part(title, _appendix_items(guide, template), template))
-    chunks: list[list[Part]] = [[]]
-    for part in parts:
-        if chunks[-1] and sum(p.items for p in chunks[-1]) + part.items > limit:
+            segments.append(Segment(title, _appendix_items(guide, template), template))
+    chunks: list[list[Segment]] = [[]]
+    for segment in segments:
+        if chunks[-1] and sum(p.items for p in chunks[-1]) + segment.items > limit:
             chunks.append([])
-        chunks[-1].append(part)
+        chunks[-1].append(segment)
     return [Chunk(tuple(c)) for c in chunks]
 
 

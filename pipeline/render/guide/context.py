@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from pipeline.render.guide import appendix, book
-from pipeline.render.guide.citations import ReferenceFacts, reference_facts
+from pipeline.render.guide.callouts import ReferenceFacts, reference_facts
 from pipeline.render.guide.fetcher import TEMPLATES
 from pipeline.render.support import writable
 from pipeline.view.model import ObjectiveView, SectionView

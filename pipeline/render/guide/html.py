@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from pipeline.practice import answers as fill_in
 from pipeline.render.guide import appendix, book
-from pipeline.render.guide.citations import callouts
+from pipeline.render.guide.callouts import callouts
 from pipeline.render.guide.context import Guide
 from pipeline.render.guide.fetcher import TEMPLATES
 from pipeline.text import cloze

@@ -15,7 +15,7 @@ PDF is kept:
    for the outline;
 3. the front matter again with every number known (when it came out longer or shorter than with the
    placeholders, everything is laid out again from there);
-4. the parts joined with pypdf (which keeps each part's named destinations), the footers ("Page N of M",
+4. the chunks' PDFs joined with pypdf (which keeps each one's named destinations), the footers ("Page N of M",
    M known only now) written into each page's content stream with the font of one sample footer laid out
    once (guide/footers.py), the links between chunks added, and one outline built from every chunk's
    headings, nested across chunks.
@@ -59,7 +59,7 @@ class PageNumbers:
 
 
 @dataclass
-class Part:
+class WrittenChunk:
     """A chunk laid out and written: its PDF, and what that PDF cannot hold (pages counted from 0 in the chunk)."""
 
     pdf: bytes
@@ -70,7 +70,7 @@ class Part:
 
 def _html(guide: Guide, chunk: chunks.Chunk, first_page: int, numbers: PageNumbers, carry: bool) -> str:
     return environment().get_template("chunk.html.j2").render(
-        guide=guide, parts=chunk.parts, first_page=first_page, carry=chunk.carry if carry else "", page_attr=numbers.attr,
+        guide=guide, segments=chunk.segments, first_page=first_page, carry=chunk.carry if carry else "", page_attr=numbers.attr,
         stylesheet="guide.css")
 
 
@@ -78,7 +78,7 @@ def _document(html: str) -> weasyprint.Document:
     return weasyprint.HTML(string=html, base_url=GUIDE_TEMPLATES.as_uri() + "/", url_fetcher=TemplateOnlyFetcher()).render()
 
 
-def _lay_out(html: str, first_page: int, numbers: PageNumbers) -> Part:
+def _lay_out(html: str, first_page: int, numbers: PageNumbers) -> WrittenChunk:
     """The chunk laid out and written; its anchors' page numbers added to `numbers`."""
     document = _document(html)
     here = {anchor for page in document.pages for anchor in page.anchors}
@@ -91,7 +91,7 @@ def _lay_out(html: str, first_page: int, numbers: PageNumbers) -> Part:
             if kind == "internal" and target not in here:
                 links.append((index, target, [x1 * PT, height - y1 * PT, x2 * PT, height - y2 * PT]))
         headings.extend((index, level, label, x * PT, height - y * PT) for level, label, (x, y), _ in page.bookmarks)
-    return Part(document.write_pdf(), len(document.pages), links, headings)
+    return WrittenChunk(document.write_pdf(), len(document.pages), links, headings)
 
 
 def _link(rectangle: list[float], anchor: str) -> DictionaryObject:
@@ -113,19 +113,19 @@ def _outline(writer: PdfWriter, headings: list[tuple[int, int, str, float, float
             del parents[deeper]
 
 
-def _join(guide: Guide, parts: list[Part]) -> bytes:
+def _join(guide: Guide, written: list[WrittenChunk]) -> bytes:
     writer = PdfWriter()
     offsets, headings = [], []
-    for part in parts:
+    for chunk in written:
         offsets.append(len(writer.pages))
-        reader = PdfReader(io.BytesIO(part.pdf))
+        reader = PdfReader(io.BytesIO(chunk.pdf))
         if not offsets[-1]:
-            writer.add_metadata(reader.metadata)  # title, author, dates: the same in every part
+            writer.add_metadata(reader.metadata)  # title, author, dates: the same in every chunk
         writer.append(reader, import_outline=False)
-        headings.extend((offsets[-1] + page, *rest) for page, *rest in part.headings)
+        headings.extend((offsets[-1] + page, *rest) for page, *rest in chunk.headings)
     footers.stamp(writer, footers.style(_document(footers.sample_html(guide.paper)).write_pdf()))
-    for part, offset in zip(parts, offsets, strict=True):
-        for page, anchor, rectangle in part.links:
+    for chunk, offset in zip(written, offsets, strict=True):
+        for page, anchor, rectangle in chunk.links:
             writer.add_annotation(offset + page, _link(rectangle, anchor))
     _outline(writer, headings)
     out = io.BytesIO()
@@ -138,12 +138,12 @@ def write_pdf(guide: Guide, limit: int = chunks.CHUNK_ITEMS) -> bytes:
     front, body = chunks.front(guide), chunks.body(guide, limit)
     front_pages = _lay_out(_html(guide, front, 1, PageNumbers(placeholder=True), carry=False), 1, PageNumbers()).pages
     for _ in range(LAYOUTS):
-        numbers, parts, first = PageNumbers(), [], front_pages + 1
+        numbers, written, first = PageNumbers(), [], front_pages + 1
         for chunk in body:
-            parts.append(_lay_out(_html(guide, chunk, first, numbers, carry=True), first, numbers))
-            first += parts[-1].pages
-        front_part = _lay_out(_html(guide, front, 1, numbers, carry=False), 1, numbers)
-        if front_part.pages == front_pages:
-            return _join(guide, [front_part, *parts])
-        front_pages = front_part.pages  # the real numbers took more or fewer lines: lay out again
+            written.append(_lay_out(_html(guide, chunk, first, numbers, carry=True), first, numbers))
+            first += written[-1].pages
+        front_written = _lay_out(_html(guide, front, 1, numbers, carry=False), 1, numbers)
+        if front_written.pages == front_pages:
+            return _join(guide, [front_written, *written])
+        front_pages = front_written.pages  # the real numbers took more or fewer lines: lay out again
     raise RuntimeError(f"the guide's front matter did not settle on a page count in {LAYOUTS} layouts")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pipeline.view.model import ExamView
 
-GUIDE = "study-guide.pdf"
+GUIDE_FILE = "study-guide.pdf"
 
 
 def places(view: ExamView) -> dict[tuple[str, str], tuple[str, ...]]:
     """("objective", id) -> ("study-guide.pdf#objective-6.1",); ("example", id) -> ("study-guide.pdf#example-<id>",)."""
-    found = {("objective", o.id): (f"{GUIDE}#{o.anchor}",) for o in view.objectives}
-    return found | {("example", e.id): (f"{GUIDE}#{e.anchor}",) for o in view.objectives for e in o.examples}
+    found = {("objective", o.id): (f"{GUIDE_FILE}#{o.anchor}",) for o in view.objectives}
+    return found | {("example", e.id): (f"{GUIDE_FILE}#{e.anchor}",) for o in view.objectives for e in o.examples}

@@ -16,7 +16,7 @@ from pipeline.paths import TEMPLATES
 from pipeline.render.feedback import report_url
 from pipeline.render.site import paths
 from pipeline.render.site.data import self_graded
-from pipeline.render.site.links import allowed, keep_allowed_links
+from pipeline.render.site.link_filter import allowed, keep_allowed_links
 from pipeline.text import cloze
 from pipeline.text.images import first_figure_ids
 from pipeline.text.markdown import to_html, to_inline_html

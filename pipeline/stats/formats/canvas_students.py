@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from pipeline.stats import grading, timeparse
+from pipeline.stats import responses, timeparse
 from pipeline.stats.columns import Column, canonical, find
 from pipeline.stats.csvfile import Record, Table
 from pipeline.stats.match import ItemKey, QuestionIndex
@@ -100,8 +100,8 @@ def _answer(table, record, learner, when, key: ItemKey, response: str, earned: s
     if key.is_choice:
         try:
             texts = [t.replace("\\,", ",") for t in _SPLIT.split(response)] if key.rule.get("multiple") else [response]
-            choices = grading.choices_from_texts(key, [t for t in texts if t.strip()]) if response.strip() else ()
-        except grading.ResponseError as exc:
+            choices = responses.choices_from_texts(key, [t for t in texts if t.strip()]) if response.strip() else ()
+        except responses.ResponseError as exc:
             parsed.unmatched.append(Unmatched(table.path, record.number, str(exc)))
             return
     parsed.answers.append(Answer(learner, key.id, response, choices, score, when[0], when[1], table.path.name))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.stats import csvstream, grading, timeparse
+from pipeline.stats import csvstream, responses, timeparse
 from pipeline.stats.columns import Column
 from pipeline.stats.csvfile import Table
 from pipeline.stats.match import QuestionIndex
@@ -77,10 +77,10 @@ def _grade(index: QuestionIndex, qid: str, response: str) -> tuple:
     if not response:  # seen and left blank: no marks, whatever the type
         return key, (() if key.is_choice else None), 0.0
     try:
-        choices, given = grading.from_ids(key, response)
-    except grading.ResponseError as exc:
+        choices, given = responses.from_ids(key, response)
+    except responses.ResponseError as exc:
         return None, str(exc), None
-    return key, choices, grading.score(key, given)
+    return key, choices, responses.score(key, given)
 
 
 def _answer(table: Table | _Rows, number: int, cells: list[str], index: QuestionIndex, parsed: Parsed, graded: dict) -> Answer | None:

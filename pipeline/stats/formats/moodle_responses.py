@@ -14,7 +14,7 @@ language packs write "Surname" for "Last name", "Status" for "State", "Started" 
 
 A slot's question comes from its "Question N" summary (it starts with the stem), else from a Statistics
 download of the same quiz given in the same run ("Q#" and the "<id>: ..." question name). The report
-gives no marks per question: answers are scored against the sources' key (`pipeline.stats.grading`).
+gives no marks per question: answers are scored against the sources' key (`pipeline.stats.responses`).
 Only finished attempts count; a learner's attempts are told apart by "Started on".
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.stats import grading, timeparse
+from pipeline.stats import responses, timeparse
 from pipeline.stats.columns import Column, find
 from pipeline.stats.csvfile import Record, Table
 from pipeline.stats.match import ItemKey, QuestionIndex
@@ -120,7 +120,7 @@ def _row(table, record, named, slots, slot_ids, index, parsed) -> None:
 def _answer(table, record, learner, started, key: ItemKey, summary: str, parsed: Parsed) -> None:
     try:
         choices, score = _score(key, summary)
-    except grading.ResponseError as exc:
+    except responses.ResponseError as exc:
         parsed.unmatched.append(Unmatched(table.path, record.number, str(exc)))
         return
     if score is None:
@@ -134,11 +134,11 @@ def _score(key: ItemKey, summary: str) -> tuple[tuple[str, ...] | None, float | 
     if summary in _BLANK:  # no response in a finished attempt: no marks (an essay's mark is never in this report)
         return (() if key.is_choice else None), 0.0 if key.auto else None
     if key.is_choice:
-        chosen = grading.choices_from_summary(key, summary, "; ")
-        return chosen, grading.score(key, list(chosen))
+        chosen = responses.choices_from_summary(key, summary, "; ")
+        return chosen, responses.score(key, list(chosen))
     if key.shape == "pairs":  # qtype_match: "prompt -> answer; prompt -> answer"
         pairs = [part.partition(" -> ")[::2] for part in summary.split("; ")]
-        return None, grading.score(key, grading.pairs_from_texts(key, pairs))
+        return None, responses.score(key, responses.pairs_from_texts(key, pairs))
     if key.shape == "sequence":
-        return None, grading.score(key, grading.order_from_texts(key, summary.split("; ")))
-    return None, grading.score(key, summary)
+        return None, responses.score(key, responses.order_from_texts(key, summary.split("; ")))
+    return None, responses.score(key, summary)

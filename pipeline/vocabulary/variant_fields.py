@@ -19,7 +19,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, StrictBool, StrictFloat, StrictInt, StringConstraints, model_validator
 
-from schema.fields import SHORT, Strict, Verbatim
+from pipeline.vocabulary.fields import SHORT, Strict, Verbatim
 
 NAME_PATTERN = r"[a-z_][a-z0-9_]{0,39}"
 ValueName = Annotated[str, StringConstraints(pattern=rf"^{NAME_PATTERN}$"),

@@ -8,11 +8,10 @@ meant a price learns to write `\\$`.
 
 from __future__ import annotations
 
-from pipeline.diagnostics import Report
+from pipeline.diagnostics import Position, Report
 from pipeline.load.markdown_fields import markdown_strings, source_lines
 from pipeline.load.schema_errors import field_label
 from pipeline.load.yamlsource import YamlDocument
-from pipeline.position import Position
 from pipeline.text.formulas import problem
 from pipeline.text.markdown import formulas_in
 

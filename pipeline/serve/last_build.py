@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass
-class Status:
+class LastBuild:
     """Build number `build` counts the builds that succeeded; pages loaded from an older one reload.
 
     `problems` are the lines of the last build when it failed (then the site on disk is the last good one)."""

@@ -89,7 +89,7 @@ def _md_url(url: str | None) -> str:
     """An address as a Markdown autolink, in its normal form (percent-encoded: no `<`, `>` or space can end
     it early); one that has no normal form is shown as escaped text, never as a link."""
     try:
-        return f"<{address.normalise(url or '')}>"
+        return f"<{address.canonical(url or '')}>"
     except Refused:
         return _md(url or "")
 

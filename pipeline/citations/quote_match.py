@@ -33,11 +33,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
-from ahocorasick_rs import AhoCorasick, Implementation
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import LCSseq, Levenshtein
 
-from pipeline.citations.normalize import NormalizedPage, collapse, tokens, visible_form
+from pipeline.citations.normalize import NormalizedPage, collapse, matches, tokens, visible_form
 
 ELLIPSIS = re.compile(r"\[?(?:\s*\.){3,}\s*\]?")
 NEGATIONS = frozenset({"no", "not", "never", "none", "nor", "neither", "nothing", "nobody", "nowhere", "cannot", "without"})
@@ -131,8 +130,7 @@ def locate_all(quotes: Sequence[Quote], page: NormalizedPage) -> list[tuple[int,
     if not needles:
         return [None] * len(quotes)
     occurrences: dict[str, list[int]] = {n: [] for n in needles}
-    automaton = AhoCorasick(needles, implementation=Implementation.ContiguousNFA)  # quick to build, to run once
-    for index, start, _ in automaton.find_matches_as_indexes(page.joined, overlapping=True):
+    for index, start, _ in matches(needles, page.joined):
         occurrences[needles[index]].append(start)  # in order of their ends: for one needle, of their starts
     return [_chained(quote, page.joined, occurrences) if quote.fragments else None for quote in quotes]
 

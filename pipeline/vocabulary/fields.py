@@ -51,7 +51,6 @@ def _feedback_template(value: str) -> str:
 SHORT, SENTENCE, PARAGRAPH, PAGE, LISTING = 300, 600, 2000, 3000, 20_000
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=SHORT)]
 Paragraph = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=PARAGRAPH)]
-LongText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=LISTING)]
 
 
 def _verbatim(value: str) -> str:
