@@ -127,7 +127,7 @@ SLOW_MODULES = frozenset({
     "test_examples_runs", "test_examples_sandbox", "test_exports_property", "test_feedback_link", "test_formulas", "test_guide_answer_key",
     "test_guide_book", "test_guide_chunks", "test_hostile_build", "test_hostile_sources", "test_install", "test_match_properties",
     "test_mock_rehearsal", "test_new_types_in_outputs", "test_noop_build", "test_numeric", "test_readme", "test_render_anki",
-    "test_render_pdf", "test_rich_text", "test_run_as", "test_serve_hostile", "test_stats", "test_stats_engine", "test_stats_layouts",
+    "test_render_pdf", "test_rich_text", "test_run_as", "test_serve_hostile", "test_stats", "test_stats_layouts",
     "test_stats_property", "test_synthetic", "test_variants",
     "test_variants_outputs",
 })
