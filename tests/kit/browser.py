@@ -3,7 +3,7 @@
 Playwright's sync API runs its own asyncio loop for as long as its context is open, and a second
 `sync_playwright()` started while the first is open fails ("Playwright Sync API inside the asyncio loop").
 So every test that needs a browser takes conftest's session-scoped `browser` fixture, which comes from
-`chromium()` here; no test module starts Playwright by itself (tests/test_conventions.py could check it).
+`chromium()` here; no test module starts Playwright by itself (tests/test_one_playwright.py checks it).
 """
 
 from __future__ import annotations
