@@ -21,11 +21,11 @@ import genanki
 
 from bench import Measure, median_seconds
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.anki import deck as anki_render
 from pipeline.render.anki import deck_notes, note_types
+from pipeline.settings.reader import exam_inputs
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sources"
 TODAY = dt.date(2026, 11, 29)
@@ -33,7 +33,7 @@ TODAY = dt.date(2026, 11, 29)
 
 def _context(out: Path, previous: Path) -> RenderContext:
     content = validate(SAMPLE, TODAY).exams[0]
-    return RenderContext(build_view(content, CitationLock.load(content.folder)), out, previous)
+    return RenderContext(build_view(exam_inputs(content)), out, previous)
 
 
 def _genanki_alone(ctx: RenderContext, notes: list[deck_notes.DeckNote], path: Path) -> None:

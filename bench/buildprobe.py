@@ -19,6 +19,7 @@ from pypdf import PdfReader
 from pipeline import build as build_module
 from pipeline.check.validate import validate
 from pipeline.render import RENDERERS, Renderer, load
+from pipeline.settings.reader import exam_inputs
 
 
 def _timed(name: str, entry: object, seconds: dict[str, float]) -> Renderer:
@@ -37,8 +38,8 @@ def main(sources: str, out: str, today: str) -> None:
     seconds: dict[str, float] = {}
     build_module.RENDERERS = {name: _timed(name, entry, seconds) for name, entry in RENDERERS.items()}
     started = time.perf_counter()
-    exams = validate(Path(sources), dt.date.fromisoformat(today)).buildable
-    build_module.build(exams, Path(out))
+    exams = validate(Path(sources), dt.date.fromisoformat(today), inputs=exam_inputs).buildable
+    build_module.build([exam_inputs(content) for content in exams], Path(out))
     total = time.perf_counter() - started
     pages = len(PdfReader(Path(out) / exams[0].exam.id / "study-guide.pdf").pages)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

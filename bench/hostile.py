@@ -22,11 +22,11 @@ from lxml import etree
 from bench import Measure, median_seconds
 from bench.pathological import make
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.citations.pagetext import visible_text
 from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.guide.pdf import render
+from pipeline.settings.reader import exam_inputs
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sources"
 TODAY = dt.date(2026, 11, 29)
@@ -62,7 +62,7 @@ def measure_nesting() -> list[Measure]:
 def _guide_seconds(sources: Path, out: Path) -> tuple[float, int]:
     content = validate(sources, TODAY).exams[0]
     items = sum(1 + len(o.key_points) + len(o.terms) + len(o.questions) for o in content.objectives)
-    ctx = RenderContext(build_view(content, CitationLock.load(content.folder)), out)
+    ctx = RenderContext(build_view(exam_inputs(content)), out)
     started = time.perf_counter()
     render(ctx)
     return time.perf_counter() - started, items

@@ -18,10 +18,10 @@ from pathlib import Path
 from bench import Measure, median_seconds
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render import RenderContext, bank
 from pipeline.render.lms import canvas, gift, moodle, qti21
+from pipeline.settings.reader import exam_inputs
 
 TODAY = dt.date(2026, 11, 29)
 EXPORTS = (moodle, gift, qti21, canvas)
@@ -38,7 +38,7 @@ def measure() -> list[Measure]:
         content = validate(sources, TODAY).exams[0]
         out = Path(tmp, "out")
         out.mkdir()
-        ctx = RenderContext(build_view(content, CitationLock.load(content.folder)), out)
+        ctx = RenderContext(build_view(exam_inputs(content)), out)
         questions = len(ctx.view.questions)
         pairs = [(median_seconds(lambda: _exports(ctx), repeat=1), median_seconds(lambda: bank.render(ctx), repeat=1)) for _ in range(7)]
     ours, theirs = statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)

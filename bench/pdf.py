@@ -12,10 +12,10 @@ from pathlib import Path
 
 from bench import Measure, median_seconds
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.guide.pdf import guide_html, html_to_pdf, render
+from pipeline.settings.reader import exam_inputs
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sources"
 TODAY = dt.date(2026, 11, 29)  # any date after the sample's reviews: the bench must not depend on the clock
@@ -23,7 +23,7 @@ TODAY = dt.date(2026, 11, 29)  # any date after the sample's reviews: the bench 
 
 def _sample_context(out_dir: Path) -> RenderContext:
     content = validate(SAMPLE, TODAY).exams[0]
-    return RenderContext(build_view(content, CitationLock.load(content.folder)), out_dir)
+    return RenderContext(build_view(exam_inputs(content)), out_dir)
 
 
 def measure() -> list[Measure]:

@@ -22,17 +22,17 @@ from pathlib import Path
 from bench import Measure, median_seconds
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.bank import render
+from pipeline.settings.reader import exam_inputs
 
 TODAY = dt.date(2026, 11, 29)  # a fixed date: the sample's reviews are fresh on it, so no warning is made
 
 
 def _validate_seconds(sources: Path, repeat: int) -> float:
     def run() -> None:
-        assert validate(sources, TODAY).ok
+        assert validate(sources, TODAY, inputs=exam_inputs).ok  # the lock checks included, as `validate` runs them
 
     return median_seconds(run, repeat=repeat)
 
@@ -43,9 +43,9 @@ def _bank_seconds(sources: Path, out: Path, repeat: int) -> float:
     than it is (each full collection walks every live object)."""
     content = validate(sources, TODAY).exams[0]
     out.mkdir(parents=True, exist_ok=True)
-    lock, when = CitationLock.load(content.folder), dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
+    inputs, when = exam_inputs(content), dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
     # the view is part of the cost: it generates the questions the bank holds
-    return median_seconds(lambda: render(RenderContext(build_view(content, lock, when=when), out)), repeat=repeat)
+    return median_seconds(lambda: render(RenderContext(build_view(inputs, when=when), out)), repeat=repeat)
 
 
 def measure() -> list[Measure]:

@@ -32,8 +32,8 @@ import duckdb
 from bench import Measure
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
+from pipeline.settings.reader import exam_inputs
 from pipeline.stats import engine
 from pipeline.stats.intake import COLUMNS
 from pipeline.stats.match import QuestionIndex
@@ -47,7 +47,7 @@ RUNS = 3
 def items_of(sources: Path) -> list:
     """The exam's authored choice questions (at most ITEMS)."""
     content = validate(sources, TODAY).exams[0]
-    view = build_view(content, CitationLock.load(content.folder))
+    view = build_view(exam_inputs(content))
     return [q for q in view.questions if q.type in ("single", "multiple", "true_false") and not q.generated][:ITEMS]
 
 
@@ -88,7 +88,7 @@ print(json.dumps({"seconds": took, "items": len(data.items), "answers": data.ans
 
 def index_of(sources: Path) -> QuestionIndex:
     content = validate(sources, TODAY).exams[0]
-    return QuestionIndex.of(build_view(content, CitationLock.load(content.folder)))
+    return QuestionIndex.of(build_view(exam_inputs(content)))
 
 
 def ours(sources: Path, path: Path) -> dict:

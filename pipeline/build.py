@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline import render as registry
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.errors import UsageError
-from pipeline.load.content import ExamContent
+from pipeline.inputs.value import ExamInputs
 from pipeline.publish import owned, readback
 from pipeline.publish.atomic import write_atomic
 from pipeline.publish.generations import Generations, claim_out, exclusive, link_or_copy, sweep
@@ -63,29 +62,30 @@ class _Pending:
     keep: dict[str, str] = field(default_factory=dict)  # file name -> text the renderers asked to keep there
 
 
-def check_out(out: Path, exams: list[ExamContent]) -> None:
+def check_out(out: Path, exams: list[ExamInputs]) -> None:
     """OUT must be a folder, or a name for one in a folder that exists; never the sources folder, in it or
     holding it; and the build's own (pipeline/publish/owned.py): checked before anything is removed."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"error: --out {out}: is a file, expected a folder for the outputs")
     if not out.exists() and not out.absolute().parent.is_dir():
         raise UsageError(f"error: --out {out}: the folder {out.absolute().parent} does not exist; create it or choose another")
-    for sources in sorted({content.folder.parent for content in exams}):
+    for sources in sorted({each.content.folder.parent for each in exams}):
         owned.apart(out, sources, "--out")
-    claim_out(out, [content.exam.id for content in exams])
+    claim_out(out, [each.content.exam.id for each in exams])
 
 
-def _render_exam(content: ExamContent, out: Path, plan: Plan, force: bool, result: BuildResult) -> _Pending | None:
+def _render_exam(inputs: ExamInputs, out: Path, plan: Plan, force: bool, result: BuildResult) -> _Pending | None:
     """Render what changed into a new generation; None when nothing changed (nothing to publish)."""
+    content = inputs.content
     generations = Generations(out, content.exam.id)
     current = generations.current()
     state = BuildState.load(generations.state_path(current) if current else None)
     if state.problem:
         result.recovered.append(f"{state.problem}: the build state cannot be read; every output of {content.exam.id} is rebuilt")
     final_dir = out / content.exam.id
-    view = build_view(content, CitationLock.load(content.folder))
+    view = build_view(inputs)
     chosen = plan.names()
-    digests = _digests(view, plan.options, chosen)
+    digests = _digests(view, plan.options, chosen, inputs)
     fresh = {name for name in chosen if not force and current and state.is_fresh(name, digests[name], current)}
     if fresh == set(chosen) and current:
         outcomes = result.outcomes.setdefault(content.exam.id, {})
@@ -103,7 +103,7 @@ def _render_exam(content: ExamContent, out: Path, plan: Plan, force: bool, resul
         raise
 
 
-def _digests(view: object, options: Mapping[str, str], chosen: Collection[str]) -> dict[str, str]:
+def _digests(view: object, options: Mapping[str, str], chosen: Collection[str], inputs: ExamInputs) -> dict[str, str]:
     """Per chosen renderer, the hash of what its output depends on (see pipeline/publish/incremental.py)."""
     digests: dict[str, str] = {}
     shown: dict[frozenset[str], str] = {}  # outputs that leave out the same fields share one serialization
@@ -116,7 +116,8 @@ def _digests(view: object, options: Mapping[str, str], chosen: Collection[str]) 
         code = code_digest(part.module if isinstance(part.module, str) else None)  # the renderer's own imports
         own = {key: value for key, value in options.items() if part.options is None or key in part.options}  # `--paper`: the guide's
         shipped = {"npm": vendor.digest(part.npm)} if part.npm else {}  # a missing package stops the build here (exit 2)
-        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **own, **shipped})
+        digests[name] = input_digest(shown[part.leaves_out], template_digest(part.templates), code, {"renderer": name, **own, **shipped},
+                                     inputs.dates.epoch)
     return digests
 
 
@@ -209,9 +210,10 @@ def published(out: Path, exam_id: str) -> tuple[str, list[str]]:
     return current.name, [f for name in RENDERERS for f in state.renderers.get(name, {}).get("files", [])]
 
 
-def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False,
+def build(exams: list[ExamInputs], out: Path, *, options: Mapping[str, str] | None = None, force: bool = False,
           only: Collection[str] | None = None, plans: Callable[[str], Plan] | None = None) -> BuildResult:
-    """Render every exam; return what was written and what was left unchanged.
+    """Render every exam (its inputs, read once by the command line: pipeline/settings/reader.py); return what
+    was written and what was left unchanged.
 
     `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); each is part of
     the inputs of the outputs that declare it (`Output.options`), so changing one rebuilds those alone. `only`
@@ -226,14 +228,15 @@ def build(exams: list[ExamContent], out: Path, *, options: Mapping[str, str] | N
         result.recovered.extend(sweep(out))  # what a killed build left, of every exam (built now or not)
         pending: list[_Pending] = []
         try:
-            for content in exams:
+            for each in exams:
+                exam_id = each.content.exam.id
                 try:
-                    result.recovered.extend(Generations(out, content.exam.id).recover())
-                    plan = plans(content.exam.id) if plans else default
-                    if (done := _render_exam(content, out, plan, force, result)) is not None:
+                    result.recovered.extend(Generations(out, exam_id).recover())
+                    plan = plans(exam_id) if plans else default
+                    if (done := _render_exam(each, out, plan, force, result)) is not None:
                         pending.append(done)
                 except Exception as exc:  # noqa: BLE001 - one exam's failure (even a bug) never keeps the others' outputs
-                    result.failed[content.exam.id] = exc
+                    result.failed[exam_id] = exc
             for done in pending:  # only now, with every exam's outputs complete, publish each at once
                 done.generations.switch(done.folder)
                 result.written.extend(done.written)

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.cli import main
 from pipeline.derive import build_view
 from pipeline.render.lms.text import block_html, feedback_html, inline_html
+from pipeline.settings.reader import exam_inputs
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
@@ -50,7 +50,7 @@ def build_fixture(base: Path, objectives: tuple[str, ...] = OBJECTIVES, only: st
         code = main(["build", "--sources", str(base / "sources"), "--out", str(base / "out"), "--today", TODAY, *(["--only", only] if only else [])])
     assert code == 0, err.getvalue()
     content = validate(base / "sources", dt.date.fromisoformat(TODAY)).exams[0]
-    return Built(base / "out" / "demo", build_view(content, CitationLock.load(content.folder)), err.getvalue())
+    return Built(base / "out" / "demo", build_view(exam_inputs(content)), err.getvalue())
 
 
 def kind(q: QuestionView) -> str:

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.citations.lock import CitationLock
 from pipeline.derive.build import build_view
 from pipeline.diagnostics import Report
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
+from pipeline.settings.reader import exam_inputs
 
 SEED = 2026
 ITEMS = 36
@@ -96,7 +96,7 @@ def view_of(sources: Path):
     exam_file = load_exam_file(folder, report)
     content = load_objectives(folder, exam_file, report).content()
     assert not report.errors, [d.format() for d in report.errors]
-    return build_view(content, CitationLock.load(content.folder))
+    return build_view(exam_inputs(content))
 
 
 @dataclass

@@ -23,7 +23,7 @@ CODE = (ROOT / "pipeline", ROOT / "schema")
 # the package root (`pipeline` as a prefix would hold every module, and the check could never fail).
 EXACT = frozenset({"pipeline"})
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("pipeline", "pipeline.vocabulary", "pipeline.errors", "pipeline.paths", "pipeline.diagnostics", "pipeline.today",
+    ("pipeline", "pipeline.vocabulary", "pipeline.errors", "pipeline.paths", "pipeline.diagnostics", "pipeline.inputs.clock",
      "pipeline.text"),  # the vocabulary: no stage of its own
     ("pipeline.shapes",),  # interaction shapes and grading
     ("pipeline.questions",),  # question types: their models, checks and parts
@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.citations",),  # the network, quotes against pages, the lock
     ("pipeline.examples",),  # author code run in the sandbox, the examples lock
     ("pipeline.variants",),  # varied questions: their code run through the examples' sandbox, the variants lock, the stress test
+    ("pipeline.inputs",),  # a build's inputs as one value, handed down (read by pipeline.settings.reader)
     ("pipeline.check",),  # offline checks (they read the lock)
     ("pipeline.practice",),  # generated questions, coverage
     ("pipeline.derive",),  # content + locks + today -> the exam view
@@ -41,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline.render",),  # one module per output, and their registry
     ("pipeline.findings",),  # what an audit found, where it lands in the outputs
     ("pipeline.console",),  # what the terminal is told: problems, progress, a crash
-    ("pipeline.config", "pipeline.tomlhints", "pipeline.build"),  # tomlhints: pipeline.toml's syntax errors, for config
+    ("pipeline.settings", "pipeline.build"),  # pipeline.toml, and the one reader of a build's inputs (only pipeline.cli calls it)
     ("pipeline.serve",),  # the author's preview: a server that runs builds
     ("pipeline.cli", "pipeline.__main__"),  # the commands (serve's among them)
 )
@@ -49,10 +50,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # __init__.py and __main__.py): a module that belongs to one stage lives in that stage's package.
 MAX_ROOT_MODULES = 6
 # What a renderer must not reach for: the view has already settled all of it.
-FORBIDDEN_IN_RENDERERS = ("pipeline.citations", "pipeline.today", "pipeline.load", "pipeline.derive", "pipeline.check", "yaml", "ruamel")
+FORBIDDEN_IN_RENDERERS = ("pipeline.citations", "pipeline.inputs", "pipeline.load", "pipeline.derive", "pipeline.check", "yaml", "ruamel")
 # What importing the view's model must not load (checked in a fresh interpreter, transitive imports included).
 NOT_UNDER_THE_VIEW = ("yaml", "ruamel", "requests", "urllib3", "lxml", "http.client", "pipeline.load", "pipeline.citations",
-                      "pipeline.today", "pipeline.derive", "pipeline.practice", "pipeline.check", "pipeline.render")
+                      "pipeline.inputs", "pipeline.derive", "pipeline.practice", "pipeline.check", "pipeline.render")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:

@@ -9,13 +9,18 @@ from pypdf import PdfReader
 
 from pipeline import build as build_module
 from pipeline.check.validate import validate
-from pipeline.derive.build import source_date
 from pipeline.render import Output, RenderContext
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 
 
 def _content(make_sources):
     return validate(make_sources("valid"), dt.date.fromisoformat(TODAY)).exams
+
+
+def _inputs(exams):
+    """Each exam's inputs, read as the command line reads them (pipeline/settings/reader.py)."""
+    return [exam_inputs(content) for content in exams]
 
 
 def _writes(name: str, text: str):
@@ -33,7 +38,7 @@ def _fails(ctx: RenderContext):
 
 def test_outputs_move_into_place(make_sources, tmp_path, monkeypatch):
     monkeypatch.setattr(build_module, "RENDERERS", {"a": _writes("a.txt", "new"), "b": _writes("b.txt", "new")})
-    result = build_module.build(_content(make_sources), tmp_path / "out")
+    result = build_module.build(_inputs(_content(make_sources)), tmp_path / "out")
     assert sorted(p.name for p in result.written) == ["a.txt", "b.txt"]
     assert (tmp_path / "out" / "demo" / "a.txt").read_text() == "new"
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".generations", ".pipeline-output", "demo"]
@@ -44,9 +49,9 @@ def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch
     old = tmp_path / "out" / "demo" / "a.txt"
     content = _content(make_sources)
     monkeypatch.setattr(build_module, "RENDERERS", {"a": _writes("a.txt", "old")})
-    assert build_module.build(content, tmp_path / "out").written == [old]
+    assert build_module.build(_inputs(content), tmp_path / "out").written == [old]
     monkeypatch.setattr(build_module, "RENDERERS", {"a": _writes("a.txt", "new"), "b": _fails})
-    result = build_module.build(content, tmp_path / "out", force=True)
+    result = build_module.build(_inputs(content), tmp_path / "out", force=True)
     assert isinstance(result.failed["demo"], RuntimeError) and result.written == []  # said, not raised: other exams go on
     assert old.read_text() == "old"
     # the failed generation 2 was removed
@@ -56,9 +61,9 @@ def test_a_failing_renderer_replaces_nothing(make_sources, tmp_path, monkeypatch
 def test_source_date_defaults_to_latest_review(make_sources, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     content = _content(make_sources)[0]
-    assert source_date(content) == dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    assert exam_inputs(content).source_date == dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798156800")
-    assert source_date(content) == dt.datetime(2026, 12, 25, tzinfo=dt.UTC)
+    assert exam_inputs(content).source_date == dt.datetime(2026, 12, 25, tzinfo=dt.UTC)
 
 
 class _Counting:
@@ -77,26 +82,26 @@ def test_unchanged_inputs_skip_the_renderer_and_leave_the_file_alone(make_source
     monkeypatch.setattr(build_module, "RENDERERS", {"a": Output(renderer, ("",), options=("paper",))})
     sources, out = make_sources("valid"), tmp_path / "out"
     exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
-    build_module.build(exams, out)
+    build_module.build(_inputs(exams), out)
     first = (out / "demo" / "a.txt").stat()
-    again = build_module.build(exams, out)
+    again = build_module.build(_inputs(exams), out)
     assert (renderer.runs, again.written, [p.name for p in again.unchanged]) == (1, [], ["a.txt"])
     assert (out / "demo" / "a.txt").stat().st_mtime_ns == first.st_mtime_ns
 
     source = sources / "demo" / "valid.yaml"
     source.write_text(source.read_text() + "\n# a comment\n")
-    build_module.build(validate(sources, dt.date.fromisoformat(TODAY)).exams, out)
+    build_module.build(_inputs(validate(sources, dt.date.fromisoformat(TODAY)).exams), out)
     assert renderer.runs == 1  # nothing the view shows changed
     source.write_text(source.read_text().replace("title: ", "title: Edited ", 1))
     exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
-    build_module.build(exams, out)
+    build_module.build(_inputs(exams), out)
     assert renderer.runs == 2  # a title changed
-    build_module.build(exams, out, force=True)
+    build_module.build(_inputs(exams), out, force=True)
     assert renderer.runs == 3
-    build_module.build(exams, out, options={"paper": "letter"})
+    build_module.build(_inputs(exams), out, options={"paper": "letter"})
     assert renderer.runs == 4  # an option changed
     (out / "demo" / "a.txt").unlink()
-    build_module.build(exams, out, options={"paper": "letter"})
+    build_module.build(_inputs(exams), out, options={"paper": "letter"})
     assert (renderer.runs, (out / "demo" / "a.txt").read_text()) == (5, "run 5")  # an output went missing
 
 
@@ -181,11 +186,11 @@ def test_a_deleted_objective_leaves_no_page_behind(make_sources, tmp_path, monke
 
     monkeypatch.setattr(build_module, "RENDERERS", {"site": RENDERERS["site"]})
     sources, out = make_sources("valid", "match_and_order"), tmp_path / "out"
-    build_module.build(validate(sources, dt.date.fromisoformat(TODAY)).exams, out)
+    build_module.build(_inputs(validate(sources, dt.date.fromisoformat(TODAY)).exams), out)
     pages = sorted(p.name for p in (out / "demo" / "site").glob("objective-*.html"))
     assert pages == ["objective-1-1.html", "objective-2-1.html"]
     (sources / "demo" / "match_and_order.yaml").unlink()
-    build_module.build(validate(sources, dt.date.fromisoformat(TODAY)).exams, out)
+    build_module.build(_inputs(validate(sources, dt.date.fromisoformat(TODAY)).exams), out)
     assert sorted(p.name for p in (out / "demo" / "site").glob("objective-*.html")) == ["objective-1-1.html"]
 
 
@@ -194,8 +199,8 @@ def test_an_option_rebuilds_only_the_outputs_that_declare_it(make_sources, tmp_p
     monkeypatch.setattr(build_module, "RENDERERS", {"guide": Output(guide, ("",), options=("paper",)), "deck": Output(deck, ("",))})
     exams = validate(make_sources("valid"), dt.date.fromisoformat(TODAY)).exams
     out = tmp_path / "out"
-    build_module.build(exams, out)
-    built = build_module.build(exams, out, options={"paper": "letter"})
+    build_module.build(_inputs(exams), out)
+    built = build_module.build(_inputs(exams), out, options={"paper": "letter"})
     assert (guide.runs, deck.runs) == (2, 1)
     assert built.outcomes == {"demo": {"guide": "written", "deck": "unchanged"}}
 
@@ -205,15 +210,15 @@ def test_only_builds_the_named_outputs_and_keeps_the_others_as_they_were(make_so
     monkeypatch.setattr(build_module, "RENDERERS", {"guide": Output(guide, ("",)), "deck": Output(deck, ("",))})
     sources, out = make_sources("valid"), tmp_path / "out"
     exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
-    first = build_module.build(exams, out, only=["deck"])
+    first = build_module.build(_inputs(exams), out, only=["deck"])
     assert (guide.runs, deck.runs, [p.name for p in first.written]) == (0, 1, ["d.txt"])
     assert not (out / "demo" / "g.txt").exists()
-    build_module.build(exams, out)
+    build_module.build(_inputs(exams), out)
     source = sources / "demo" / "valid.yaml"
     source.write_text(source.read_text().replace("title: ", "title: Edited ", 1))
     exams = validate(sources, dt.date.fromisoformat(TODAY)).exams
-    build_module.build(exams, out, only=["guide"])
+    build_module.build(_inputs(exams), out, only=["guide"])
     assert (guide.runs, deck.runs) == (2, 1)
     assert (out / "demo" / "d.txt").read_text() == "run 1"  # carried over, not rebuilt
-    build_module.build(exams, out)  # the deck's inputs changed since its last build: now it runs
+    build_module.build(_inputs(exams), out)  # the deck's inputs changed since its last build: now it runs
     assert (guide.runs, deck.runs) == (2, 2)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline import config
 from pipeline.errors import UsageError
+from pipeline.settings import project as config
 from tests.conftest import TODAY
 
 BROKEN = """\

@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.anki.deck_notes import notes
 from pipeline.render.guide.pdf import guide_html, render
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import FIXTURES, TODAY, add_exam
 
 VALID = (FIXTURES / "objectives" / "valid.yaml").read_text(encoding="utf-8")
@@ -32,7 +32,7 @@ def demo_view(sources):
     result = validate(sources, dt.date.fromisoformat(TODAY))
     assert result.ok, [d.format() for d in result.report.sorted()]
     content = next(e for e in result.exams if e.exam.id == "demo")
-    return build_view(content, CitationLock.load(content.folder))
+    return build_view(exam_inputs(content))
 
 
 def test_a_reference_to_another_exams_objective_renders_with_its_title(make_sources, tmp_path):
@@ -52,5 +52,5 @@ def test_a_reference_to_an_absent_exam_shows_its_id_and_number(make_sources, tmp
     assert [d.message for d in result.report.warnings] == [
         "key_points[0].see.exam: exam 'elsewhere' is not in the sources; the reference cannot be checked until it is added"]
     content = next(e for e in result.exams if e.exam.id == "demo")
-    html = guide_html(RenderContext(build_view(content, CitationLock.load(content.folder)), tmp_path))
+    html = guide_html(RenderContext(build_view(exam_inputs(content)), tmp_path))
     assert '<p class="see">See elsewhere 3.2</p>' in html

@@ -6,9 +6,9 @@ import datetime as dt
 import os
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render.anki import deck_timestamp
+from pipeline.settings.reader import exam_inputs
 
 
 def test_newest_input_time_when_nothing_forces_more():
@@ -28,6 +28,6 @@ def test_source_date_epoch_wins(make_sources, monkeypatch):
         os.utime(path, (1000, 1000))
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     content = validate(sources, dt.date(2026, 11, 29)).exams[0]
-    assert deck_timestamp.package_timestamp(build_view(content, CitationLock.load(content.folder)), previous=None, changed=False) == 1000
+    assert deck_timestamp.package_timestamp(build_view(exam_inputs(content)), previous=None, changed=False) == 1000
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798156800")
-    assert deck_timestamp.package_timestamp(build_view(content, CitationLock.load(content.folder)), previous=5000, changed=True) == 1798156800
+    assert deck_timestamp.package_timestamp(build_view(exam_inputs(content)), previous=5000, changed=True) == 1798156800

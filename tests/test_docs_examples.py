@@ -29,8 +29,8 @@ import yaml
 from sybil import Sybil
 from sybil.parsers.markdown import CodeBlockParser
 
-from pipeline import config
 from pipeline.cli.main import main, make_parser
+from pipeline.settings import project as config
 from pipeline.text.prog import MAKE_TARGETS
 from tests.conftest import FIXTURES, ROOT, TODAY
 

@@ -3,12 +3,12 @@ where and when it ran, and mark one never run or drifted. The deck gains a card 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from html import unescape
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.examples.lock import ExamplesLock, LockEntry, RunEnvironment, example_hash
 from pipeline.examples.requirements import requirement_set
@@ -18,6 +18,7 @@ from pipeline.render.anki.note_types import EXAMPLE
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.html import render_html
 from pipeline.render.site.site import render as render_site
+from pipeline.settings.reader import exam_inputs
 from schema.example_status import ExampleStatus
 from tests.examplekit import example_yaml, write_exam
 
@@ -36,7 +37,7 @@ def _view(tmp_path, statuses: dict[str, ExampleStatus]):
             if status is not ExampleStatus.NOT_RUN:
                 lock.entries[example.id] = LockEntry(example.id, status, example_hash(example, requirement_set((), example)), DAY, TORCH,
                                                      actual="something else" if status is ExampleStatus.DRIFTED else None)
-    return build_view(content, CitationLock.load(content.folder), examples=lock)
+    return build_view(dataclasses.replace(exam_inputs(content), examples=lock))
 
 
 def _text(html: str) -> str:
@@ -60,7 +61,7 @@ def test_an_example_edited_since_its_run_shows_as_not_run(tmp_path):
     path.write_text(path.read_text().replace("print('1.1-ok')", "print('1.1-ok!')"))
     lock = ExamplesLock(content.folder / "x.json", {e.id: LockEntry(e.id, ExampleStatus.REPRODUCED, "sha256:old", DAY, TORCH)
                                                       for e in view.objective("1.1").examples})
-    edited = build_view(validate(tmp_path / "sources", DAY).exams[0], CitationLock.load(content.folder), examples=lock)
+    edited = build_view(dataclasses.replace(exam_inputs(validate(tmp_path / "sources", DAY).exams[0]), examples=lock))
     assert edited.objective("1.1").examples[0].status is ExampleStatus.NOT_RUN
 
 

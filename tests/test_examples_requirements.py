@@ -6,6 +6,7 @@ writes a marker file the moment pip runs it, so a marker that never appears mean
 from __future__ import annotations
 
 import io
+import os
 import tarfile
 
 import pytest
@@ -86,7 +87,7 @@ def test_an_environment_never_installs_a_local_file_even_past_the_schema(tmp_pat
     make_wheel(tmp_path)
     (tmp_path / "demo-pkg==1.0.tar.gz").write_bytes((tmp_path / SDIST).read_bytes())
     monkeypatch.chdir(tmp_path)
-    environments = Environments(tmp_path / "envs", Sandbox().python)
+    environments = Environments(tmp_path / "envs", Sandbox().python, environ=os.environ)
     with pytest.raises(EnvironmentFailed, match="not a requirement from the package index"):
         environments.get((requirement,))
     assert not marker.exists()

@@ -12,12 +12,12 @@ import re
 import pytest
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.examples.environments import Environments, devices
 from pipeline.examples.lock import ExamplesLock
 from pipeline.examples.runner import Runner
 from pipeline.examples.sandbox import Limits, Sandbox
+from pipeline.settings.reader import exam_inputs
 from schema.example_status import ExampleStatus
 from tests.examplekit import example_yaml, make_wheel, objective_file, write_exam
 
@@ -113,7 +113,7 @@ def test_checks_can_lower_a_drift_and_the_outputs_then_mark_the_example(run_cli,
     result = run_cli("validate", "--sources", "sources", "--today", DAY, cwd=tmp_path)
     assert result.code == 0 and any(": warning: examples[1].output:" in line and "[example-drifted]" in line for line in result.lines)
     content = validate(sources, dt.date.fromisoformat(DAY)).exams[0]
-    shown = {e.id: e for e in build_view(content, CitationLock.load(content.folder)).objective("1.1").examples}
+    shown = {e.id: e for e in build_view(exam_inputs(content)).objective("1.1").examples}
     assert shown["1.1-sum"].status is ExampleStatus.DRIFTED and not shown["1.1-sum"].reproduced
     assert shown["1.1-sum"].run_text.startswith(f"output has changed since it was recorded: last run on {DAY} with Python 3.")
     assert shown["1.1-hello"].run_text.startswith(f"ran on {DAY} with Python 3.") and shown["1.1-hello"].run_text.endswith("(CPU)")
@@ -174,9 +174,9 @@ def test_an_unknown_example_id_is_a_usage_error(run_cli, tmp_path):
 
 def test_a_device_the_machine_lacks_is_not_run_and_says_so(tmp_path):
     sources = write_exam(tmp_path, [NEEDS_GPU])
-    content = validate(sources, dt.date.fromisoformat(DAY), lock=False).exams[0]
+    content = validate(sources, dt.date.fromisoformat(DAY)).exams[0]
     sandbox = Sandbox(Limits(timeout=10))
-    runner = Runner(sandbox, Environments(tmp_path / "envs", sandbox.python), frozenset({"cpu"}), dt.date.fromisoformat(DAY))
+    runner = Runner(sandbox, Environments(tmp_path / "envs", sandbox.python, environ=os.environ), frozenset({"cpu"}), dt.date.fromisoformat(DAY))
     (run,) = runner.run_exam(content, ExamplesLock.load(content.folder))
     assert (run.entry.status, run.ran, run.entry.detail) == (ExampleStatus.NEEDS_DEVICE, False, "needs a cuda device, and this machine has none")
 

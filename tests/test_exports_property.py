@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 from lxml import etree, html
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render.lms import canvas, gift, moodle, qti21
 from pipeline.render.lms.text import inline_html
 from pipeline.render.support import writable
+from pipeline.settings.reader import exam_inputs
 from pipeline.text.plaintext import to_plain
 from tests.conftest import ROOT, TODAY, write_found_lock
 
@@ -195,7 +195,7 @@ def check(base: Path, t: dict[str, str], parse) -> bool:
         assert checked.report.errors  # refused with a reason at a place, never an exception
         return False
     content = checked.exams[0]
-    view = build_view(content, CitationLock.load(content.folder))
+    view = build_view(exam_inputs(content))
     assert len(view.questions) >= 6
     check_gift(view, base / "questions.gift", parse)
     check_moodle(view)

@@ -16,12 +16,12 @@ from pypdf import PdfReader
 
 from bench.synthetic import make_exam
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.guide import chunks
 from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.pdf import render
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import FULL, TODAY
 
 LIMIT = 40
@@ -33,7 +33,7 @@ def printed(tmp_path_factory):
     printing it in chunks again gave the same bytes."""
     root = tmp_path_factory.mktemp("chunks")
     content = validate(make_exam(root / "sources", 3, sample=FULL / "nca-genm"), dt.date.fromisoformat(TODAY)).exams[0]
-    view = build_view(content, CitationLock.load(content.folder))
+    view = build_view(exam_inputs(content))
     texts = {}
     for name, limit in (("chunked", LIMIT), ("whole", 10**9)):
         (root / name).mkdir()

@@ -15,11 +15,11 @@ import sys
 import pytest
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render.anki.deck_notes import notes_by_item
 from pipeline.render.lms import canvas, gift, moodle, qti21
 from pipeline.render.lms.text import block_html, inline_html
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import FIXTURES, ROOT, TODAY, add_exam, write_found_lock
 from tests.lmskit import parse_gift
 
@@ -41,7 +41,7 @@ def view_of(sources):
     checked = validate(sources, dt.date.fromisoformat(TODAY))
     assert checked.ok, [d.format() for d in checked.report.errors]
     content = checked.exams[0]
-    return build_view(content, CitationLock.load(content.folder))
+    return build_view(exam_inputs(content))
 
 
 def test_a_line_break_in_a_title_stays_inside_the_gift_category_line(tmp_path):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render import RenderContext, bank
 from pipeline.render.guide.pdf import guide_html
 from pipeline.render.lms import canvas, gift, moodle, qti21
+from pipeline.settings.reader import exam_inputs
 from pipeline.text import markdown
 from tests.conftest import FULL, TODAY
 
@@ -19,7 +19,7 @@ OUTPUTS = {"bank": bank.render, "moodle": moodle.render, "gift": gift.render, "q
 
 def test_each_text_is_rendered_once_for_every_output(tmp_path):
     content = validate(FULL, dt.date.fromisoformat(TODAY)).exams[0]
-    view = build_view(content, CitationLock.load(content.folder))
+    view = build_view(exam_inputs(content))
     alone = {}
     for name, render in OUTPUTS.items():  # each output from an empty cache: what it renders on its own
         markdown.new_build()

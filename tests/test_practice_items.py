@@ -16,11 +16,11 @@ from collections import Counter
 import pytest
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.practice import answers, term_forms
 from pipeline.practice.distractors import Candidate, pick_distractors
 from pipeline.practice.generate import generate
+from pipeline.settings.reader import exam_inputs
 from pipeline.text import word_forms
 from pipeline.text.plaintext import to_plain
 from tests.conftest import FULL, ROOT, TODAY
@@ -33,7 +33,7 @@ def _content(sources):
 
 
 def _view(content):
-    return build_view(content, CitationLock.load(content.folder))
+    return build_view(exam_inputs(content))
 
 
 @pytest.fixture(scope="module")

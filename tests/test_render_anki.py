@@ -18,9 +18,9 @@ import pytest
 from anki.collection import Collection
 
 from pipeline.check.validate import validate
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render.anki import note_types
+from pipeline.settings.reader import exam_inputs
 from pipeline.text import cloze
 from tests.conftest import TODAY
 from tests.golden import assert_golden
@@ -72,7 +72,7 @@ def expected_cards(sources: Path) -> dict[str, Counter]:
     from pipeline.practice.term_cards import one_way_terms
 
     content = validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
-    view = build_view(content, CitationLock.load(content.folder))
+    view = build_view(exam_inputs(content))
     one_way = Counter(objective for objective, _, _ in one_way_terms(content))
     per_type, per_objective = Counter(), Counter()
     for objective in content.objectives:

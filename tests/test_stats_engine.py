@@ -18,6 +18,7 @@ import random
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -59,10 +60,13 @@ def _reference(files: list[Path], index: QuestionIndex):
     return items, test, dict(zip(order, without, strict=True)), len(answers), later
 
 
-def _engine(files: list[Path], index: QuestionIndex):
+def _engine(files: list[Path], index: QuestionIndex, by_grade: bool | None = None, matrices: list | None = None):
+    """The engine's figures; `by_grade` None as `analyse` chooses (summed per grade when no score is given); the 2PL
+    sample's matrix appended to `matrices` when given."""
     with engine.connect() as con:
-        intake.read_all(con, files, index)
-        done = columnar.compute(con, list(index.keys.values()))
+        taken = intake.read_all(con, files, index)
+        keep = (lambda present: matrices.append(columnar.score_matrix(con, present, 10))) if matrices is not None else None
+        done = columnar.compute(con, list(index.keys.values()), counted_once=keep, by_grade=not taken.scored if by_grade is None else by_grade)
     return done.items, done.test, done.alpha_without, done.answers, done.later
 
 
@@ -116,6 +120,24 @@ def test_the_engine_gives_the_in_memory_figures_on_lsat(tmp_path, counts):
     learners = lsat_learners(counts)
     path = write_scores_long(tmp_path / "lsat.csv", learners, [f"{random.Random(i).getrandbits(32):08x}" for i in range(1000)], seed=5)
     assert _same(_reference([path], index), _engine([path], index)) == 5 * 3 + 5 * 4 * 4  # 5 items of 4 options (d never chosen)
+
+
+def test_each_way_of_summing_gives_the_same_figures_and_sample(tmp_path, monkeypatch):
+    """Per grade (no score given), per answer, and without the bitmaps (an exam past 960 items): the same figures to
+    1e-9, and the same 2PL sample, read from the bitmaps or from the answers."""
+    kit.write_exam(tmp_path)
+    index = QuestionIndex.of(kit.view_of(tmp_path / "sources"))
+    path = write_scores_long(tmp_path / "lsat.csv", lsat_learners(LSAT7), [f"l{i:04d}" for i in range(1000)], seed=3)
+    reference = _reference([path], index)
+    matrices: list = []
+    _same(reference, _engine([path], index, None, matrices))
+    _same(reference, _engine([path], index, False, matrices))
+    monkeypatch.setattr(columnar, "_WORDS", 0)
+    _same(reference, _engine([path], index, None, matrices))
+    assert len(matrices) == 3 and matrices[0][1] == 1000 and matrices[0][0].shape == (10, 5)
+    assert set(matrices[0][0].ravel().tolist()) == {0.0, 1.0}  # every sampled learner answered every item, some right, some not
+    for other in matrices[1:]:
+        np.testing.assert_array_equal(matrices[0][0], other[0])
 
 
 ROWS = st.lists(st.tuples(st.sampled_from(["u1", "u2", "u3", "u4", "u5", " u6 ", "'=u7"]),

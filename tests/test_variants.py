@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 from tests.examplekit import Canary
 from tests.variantkit import PLAIN, SAFE_RATIO, ZIP, line_of, objective, write_varied
@@ -242,9 +243,8 @@ def test_a_view_of_unchecked_content_leaves_an_undrawn_varied_question_out(tmp_p
     import datetime as dt
 
     from pipeline.check.validate import validate
-    from pipeline.citations.lock import CitationLock
     from pipeline.derive import build_view
 
     sources = write_varied(tmp_path, SAFE_RATIO, PLAIN)
-    content = validate(sources, dt.date.fromisoformat(TODAY), lock=False).exams[0]
-    assert [q.id for q in build_view(content, CitationLock.load(content.folder)).questions] == ["1.1-plain"]
+    content = validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
+    assert [q.id for q in build_view(exam_inputs(content)).questions] == ["1.1-plain"]

@@ -11,6 +11,7 @@ import zipfile
 
 import pytest
 
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 from tests.kit.moodle import importer_problems
 from tests.lmskit import parse_gift
@@ -220,13 +221,12 @@ def test_stats_match_lms_responses_to_their_variant(built):
     import datetime as dt
 
     from pipeline.check.validate import validate
-    from pipeline.citations.lock import CitationLock
     from pipeline.derive import build_view
     from pipeline.stats.match import QuestionIndex
 
     sources = built.parent.parent / "sources"
     content = validate(sources, dt.date.fromisoformat(TODAY)).exams[0]
-    index = QuestionIndex.of(build_view(content, CitationLock.load(content.folder)))
+    index = QuestionIndex.of(build_view(exam_inputs(content)))
     bank = {q["id"]: q for q in json.loads((built / "bank.json").read_text())["questions"]}
     for n, variant in enumerate(bank["1.1-single"]["variants"], start=1):
         vid = f"1.1-single.v{n}"

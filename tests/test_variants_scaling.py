@@ -10,6 +10,7 @@ import datetime as dt
 import json
 import sys
 
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 from tests.variantkit import PLAIN, write_varied
 
@@ -48,7 +49,7 @@ def steps(sources, out) -> int:
     sys.settrace(trace)
     try:
         result = validate(sources, dt.date.fromisoformat(TODAY))
-        built = build(result.buildable, out, only=OUTPUTS, force=True)
+        built = build([exam_inputs(c) for c in result.buildable], out, only=OUTPUTS, force=True)
     finally:
         sys.settrace(None)
     assert result.ok and not built.failed, (result.report.sorted(), built.failed)

@@ -11,6 +11,7 @@ from bs4 import BeautifulSoup
 from pipeline import build
 from pipeline.check.validate import validate
 from pipeline.render import RENDERERS
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
 
 OUTPUT = " id | name\n----+-------\n  1 | rock\n  2 | tree\n(2 rows)"
@@ -24,7 +25,7 @@ def _built(make_sources, tmp_path, monkeypatch, *names):
 
     checked = validate(sources, dt.date.fromisoformat(TODAY))
     assert checked.ok, [d.format() for d in checked.report.errors]
-    build.build(checked.buildable, tmp_path / "out")
+    build.build([exam_inputs(content) for content in checked.buildable], tmp_path / "out")
     return checked, tmp_path / "out" / "demo"
 
 

@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.check import answer_in_context, essentials, item_lint, severity
 from pipeline.check import rules as checks
@@ -29,7 +30,11 @@ from pipeline.load.content import ExamContent, ExamFile, ObjectiveFile
 from pipeline.load.loader import exam_folders, load_exam_file, load_objectives
 from pipeline.variants.lockcheck import check_variants_lock
 
-Judge = Callable[[ExamContent, Report], None]
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
+
+Judge = Callable[["ExamInputs", Report], None]
+Reader = Callable[[ExamContent], "ExamInputs"]  # an exam's inputs: the command line's reader (pipeline/settings/reader.py)
 
 
 @dataclass
@@ -151,7 +156,7 @@ class _Targets:
         return self._loaded[exam_id]
 
 
-def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lock: bool, judges: Sequence[Judge] = ()) -> None:
+def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, inputs: Reader | None, judges: Sequence[Judge] = ()) -> None:
     loaded = load_objectives(check.folder, exam_file, check.report)
     check.objective_files = len(loaded.objective_files)
     for source in [loaded.exam_file, *loaded.objective_files]:
@@ -171,13 +176,14 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
         answer_in_context.lint(content, check.report)
         essentials.check(content, check.report)
         check_requirements_file(content, check.report)
-        if lock:
-            check_lock(content, today, policy, check.report)
-            check_examples_lock(content, check.report)
-            check_variants_lock(content, check.report)
-        if not check.report.errors:  # judges read a derived view of the exam, which needs sound sources
+        given = inputs(content) if inputs is not None else None
+        if given is not None:
+            check_lock(content, given.citations, today, policy, check.report)
+            check_examples_lock(content, given.examples, check.report)
+            check_variants_lock(content, given.variants, check.report)
+        if given is not None and not check.report.errors:  # judges read a derived view of the exam, which needs sound sources
             for judge in judges:
-                judge(content, check.report)
+                judge(given, check.report)
         check.content = content
     else:
         checks.check_objectives_together(loaded.objective_files, check.report)
@@ -186,20 +192,21 @@ def _check_exam(check: ExamCheck, exam_file: ExamFile | None, today: dt.date, lo
                                      "the citation lock and cross-references were not checked")
 
 
-def validate(sources: Path, today: dt.date, *, strict: bool | Callable[[str], bool] = False, lock: bool = True,
+def validate(sources: Path, today: dt.date, *, strict: bool | Callable[[str], bool] = False, inputs: Reader | None = None,
              exams: Sequence[str] | None = None, judges: Sequence[Judge] = ()) -> Validation:
     """Check the exams of `sources` (only those whose id is in `exams`, when given).
 
     `strict` may say per exam id whether warnings are errors (pipeline.toml's per-exam `strict`).
-    `lock=False` leaves out what the citation and examples locks say (for `audit` and `examples`, which
-    are about to rewrite them); `judges` are checks from stages above this one, run on each exam without
-    errors before its severities apply (the CLI hands in `pipeline.stats.lockcheck.check_item_stats`, which
-    reads item-stats.json against the exam's view)."""
+    `inputs` gives each exam's inputs (its locks: pipeline/settings/reader.py, which the command line hands in):
+    what the citation, examples and variants locks say is checked only then; without it (`audit`, `examples`
+    and `variants`, which are about to rewrite them) it is left out. `judges` are checks from stages above this
+    one, run with the inputs on each exam without errors before its severities apply (the CLI hands in
+    `pipeline.stats.lockcheck.check_item_stats`, which judges item-stats.json against the exam's view)."""
     found = _exam_files(sources)
     _check_duplicate_ids(found)
     chosen = _select(found, exams, sources)
     for check, exam_file in chosen:
-        _check_exam(check, exam_file, today, lock, judges)
+        _check_exam(check, exam_file, today, inputs, judges)
     targets = _Targets(found)
     report = Report()
     for check, _ in chosen:

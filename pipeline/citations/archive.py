@@ -102,9 +102,9 @@ def _check_time(timestamp: str, today: dt.date) -> None:
 class Archive:
     """Asks an archive (the public one, or any at `base` answering the same API) through `fetcher`."""
 
-    def __init__(self, fetcher: Fetcher, base: str = PUBLIC_ARCHIVE, today: dt.date | None = None) -> None:
+    def __init__(self, fetcher: Fetcher, base: str, today: dt.date) -> None:
         self.fetcher, self.base = fetcher, base.rstrip("/")
-        self.today = today or dt.date.today()  # no capture can be newer (the audit passes its --today)
+        self.today = today  # no capture can be newer (the audit's --today, handed in: this module reads no clock)
 
     def snapshot(self, url: str, day: dt.date) -> Snapshot:
         """The last good capture on or before `day`, else the first after it; `NoSnapshot` when none."""

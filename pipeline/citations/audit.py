@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -135,18 +135,18 @@ class Healing:
     archive: Archive | None = None  # None: --no-archive
 
 
-def audit(exams: list[ExamContent], fetcher: PageFetcher, today: dt.date, workers: int,
+def audit(exams: list[ExamContent], locks: Mapping[str, CitationLock], fetcher: PageFetcher, today: dt.date, workers: int,
           on_page: Callable[[str], None] | None = None, per_host: int = 1, healing: Healing = Healing()) -> AuditResult:
     """Every citation checked: live page, then moves and the archive fallback, then the passage around
-    each found quote against the one the lock keeps (changed since review)."""
+    each found quote against the one the lock keeps (changed since review). `locks`: each exam's citation
+    lock by exam id, as the command line read it (pipeline/settings/reader.py)."""
     refs = citation_refs(exams)
     results = check_all(((ref.url, ref.quote) for ref in refs), fetcher, workers, on_page, per_host)
     if healing.redirects:
         results = {pair: with_moves(r, healing.redirects) for pair, r in results.items()}
     if healing.archive:
         results = heal(results, archive_days(refs, today), healing.archive)
-    locks = {id(exam): CitationLock.load(exam.folder) for exam in exams}
-    citations = [(ref, since_review(results[(ref.url, ref.quote)], ref, locks[id(ref.exam)], today)) for ref in refs]
+    citations = [(ref, since_review(results[(ref.url, ref.quote)], ref, locks[ref.exam.exam.id], today)) for ref in refs]
     return AuditResult(citations, reviews(exams, today))
 
 
@@ -171,14 +171,14 @@ def since_review(result: CitationResult, ref: CitationRef, lock: CitationLock, t
     return replace(result, kept=change.kept, warnings=warnings, passage_diff=change.diff)
 
 
-def update_locks(exams: list[ExamContent], result: AuditResult, today: dt.date) -> tuple[list[Path], list[Path]]:
+def update_locks(exams: list[ExamContent], locks: Mapping[str, CitationLock], result: AuditResult, today: dt.date) -> tuple[list[Path], list[Path]]:
     """Write each exam's lock from the audit's results; return the paths written and those left as they
     were because nothing in them changed (so the author is not told to commit a file that did not move)."""
     written, unchanged = [], []
     for exam in exams:
         ours = [(ref, r) for ref, r in result.citations if ref.exam is exam]
         results = {(ref.url, ref.quote): r for ref, r in reversed(ours)}  # the first citation of a pair speaks for it
-        lock = lockupdate.updated(CitationLock.load(exam.folder), [(ref.url, ref.quote) for ref, _ in ours], results, today)
+        lock = lockupdate.updated(locks[exam.exam.id], [(ref.url, ref.quote) for ref, _ in ours], results, today)
         if lock.path.is_file() and lock.to_text() == lock.path.read_text(encoding="utf-8"):
             unchanged.append(lock.path)
             continue

@@ -32,11 +32,6 @@ from schema.citation_status import Status
 LOCK_NAME = "citations.lock.json"
 UNCHECKED = Status.UNCHECKED
 FORMAT = 1
-# An audit reads an exam's lock four times (what it committed, the kept passages, the update, the blast
-# radius) and a build more: each file's text is read every time, and parsed and checked only when it is not
-# the text last parsed from that path (checking a 300-entry lock's fields costs about 0.1 s).
-_READ: dict[Path, tuple[str, dict[tuple[str, str], LockEntry]]] = {}
-KEEP_READ = 16
 ABOUT = f"Written by `{COMMAND} audit`: one entry per cited (url, quote). Commit it; do not edit it by hand."
 
 
@@ -182,13 +177,12 @@ class CitationLock:
 
     @classmethod
     def load(cls, exam_folder: Path) -> CitationLock:
+        # Called once per run and exam, by pipeline/settings/reader.py, which hands the lock down: no cache here.
         path = exam_folder / LOCK_NAME
         if not path.exists() and not path.is_symlink():
             return cls(path, {})
         try:
             text = readback.read_text(path)
-            if (kept := _READ.get(path)) and kept[0] == text:
-                return cls(path, dict(kept[1]))  # a copy: a caller may change its entries (the entries are frozen)
             raw = readback.parse(text)
         except readback.Unreadable as exc:
             raise LockError(path, exc.reason, exc.line, exc.col) from None
@@ -207,11 +201,7 @@ class CitationLock:
                 where = ("citations", i, exc.key) if exc.key else ("citations", i)
                 raise LockError(path, str(exc), *readback.position(text, where)) from None
             entries[(entry.url, entry.quote)] = entry
-        _READ.pop(path, None)
-        _READ[path] = (text, entries)
-        while len(_READ) > KEEP_READ:
-            del _READ[next(iter(_READ))]  # the lock read longest ago
-        return cls(path, dict(entries))
+        return cls(path, entries)
 
     def to_text(self) -> str:
         ordered = [self.entries[key].to_json() for key in sorted(self.entries)]

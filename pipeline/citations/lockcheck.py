@@ -53,11 +53,8 @@ def problem(entry: LockEntry, today: dt.date, max_age_days: int | None) -> tuple
     return "warning", f"quote not checked against its page yet; {_run_audit()}", "citation-unchecked"
 
 
-def check_lock(content: ExamContent, today: dt.date, max_age_days: int | None, report: Report) -> None:
-    """A diagnostic on the line of every quote whose lock entry needs an author.
-
-    A lock that cannot be read raises `LockError` (exit 2): it is a broken machine-written file, not content."""
-    lock = CitationLock.load(content.folder)
+def check_lock(content: ExamContent, lock: CitationLock, today: dt.date, max_age_days: int | None, report: Report) -> None:
+    """A diagnostic on the line of every quote whose lock entry needs an author (the lock as pipeline/settings/reader.py read it)."""
     for file in content.objective_files:
         for i, point in file.indexed("key_points"):
             for j, citation in enumerate(point.citations):

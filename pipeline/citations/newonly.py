@@ -11,15 +11,16 @@ everything. New is:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pipeline.citations.audit import AuditResult, Place
 from pipeline.citations.lock import CitationLock
 from pipeline.citations.status import Status
 
 
-def committed(result: AuditResult) -> dict[str, CitationLock]:
-    """Each audited exam's lock as it is before this audit writes it (by exam id)."""
-    exams = {ref.exam.exam.id: ref.exam for ref, _ in result.citations}
-    return {exam_id: CitationLock.load(exam.folder) for exam_id, exam in exams.items()}
+def committed(result: AuditResult, locks: Mapping[str, CitationLock]) -> dict[str, CitationLock]:
+    """Each audited exam's lock as it was before this audit writes it (by exam id): the ones the run read."""
+    return {exam_id: locks[exam_id] for exam_id in dict.fromkeys(ref.exam.exam.id for ref, _ in result.citations)}
 
 
 def new_problems(result: AuditResult, locks: dict[str, CitationLock]) -> set[Place]:

@@ -28,8 +28,8 @@ from pipeline.cli.fetch_options import add_fetch_options, fetcher_from
 from pipeline.findings.audit_report import counts, write_report
 from pipeline.findings.blast import blast_radius
 from pipeline.findings.summary import progress, show
+from pipeline.settings.reader import Reader
 from pipeline.text.terminal import for_terminal
-from pipeline.today import resolve_today
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,28 +73,30 @@ def _fixed(result: AuditResult) -> AuditResult:
 
 
 def run(args: argparse.Namespace) -> int:
-    today = resolve_today(args.today)
-    checked = validate(args.sources, today, lock=False, exams=args.exam)
+    reader = Reader(args.today)  # the locks as committed, read once: the audit compares with them, then rewrites them
+    today = reader.dates.today
+    checked = validate(args.sources, today, exams=args.exam)
     if refused(checked, "audit", " (an audit rewrites the lock from the sources)"):
         return 1
     exams = checked.exams
+    locks = {content.exam.id: reader(content).citations for content in exams}
     fetcher = fetcher_from(args)
     urls = {ref.url for ref in citation_refs(exams)}
     try:
         healing = _healing(args, fetcher, today)
         with progress(len(urls)) as tick:
-            result = audit(exams, fetcher, today, pool_size(urls, fetcher.settings), tick, fetcher.settings.per_host, healing)
+            result = audit(exams, locks, fetcher, today, pool_size(urls, fetcher.settings), tick, fetcher.settings.per_host, healing)
     finally:
         fetcher.close()
     if offline := no_network(result):  # nothing learnt: the locks stay as they were, no report, no blast radius
         print(f"audit: {offline}", file=sys.stderr)
         return 2
-    locks = committed(result)  # before this audit rewrites them
+    before = committed(result, locks)  # before this audit rewrites them
     if args.fix_moves:
         result = _fixed(result)
-    written, unchanged = update_locks(exams, result, today)
-    new = new_problems(result, locks) if args.new_only else None
-    blasts = blast_radius(result)  # once: it builds each exam's view
+    written, unchanged = update_locks(exams, locks, result, today)
+    new = new_problems(result, before) if args.new_only else None
+    blasts = blast_radius(result, reader)  # once: it builds each exam's view
     show(result, blasts=blasts)
     for report in args.report or []:
         write_report(report, result, today.isoformat(), new, blasts)

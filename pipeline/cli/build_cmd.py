@@ -29,15 +29,15 @@ from pipeline.cli.common import (
     table_rows,
     validate_and_report,
 )
-from pipeline.config import Settings
 from pipeline.console import say
 from pipeline.console.crash import environment_message
 from pipeline.diagnostics import Diagnostic, Position, Severity
 from pipeline.errors import PipelineError, UsageError
 from pipeline.publish import noop
+from pipeline.settings.project import Settings
+from pipeline.settings.reader import resolve_today
 from pipeline.text.messages import did_you_mean
 from pipeline.text.terminal import for_terminal
-from pipeline.today import resolve_today
 
 if TYPE_CHECKING:
     from pipeline.build import BuildResult, Plan
@@ -165,9 +165,11 @@ def run(args: argparse.Namespace) -> int:
     if fingerprint and (record := noop.recall(out, fingerprint)) is not None:
         return _replay(record, out)
     from pipeline.build import build  # past the no-op check: the checks, the view and the renderers
+    from pipeline.settings.reader import Reader
 
-    result = validate_and_report(args, table=False)
-    built = build(result.buildable, out, force=args.force, plans=plans(args))
+    reader = Reader(args.today, stats=True)  # the build's inputs, read once: validate checks them, build renders them
+    result = validate_and_report(args, table=False, reader=reader)
+    built = build([reader(content) for content in result.buildable], out, force=args.force, plans=plans(args))
     report_outputs(built, out)
     for exam_id, exc in built.failed.items():
         say.summary(for_terminal(f"build: not built: {exam_id}: {_why(exc)}; its earlier outputs were left as they were"))

@@ -8,15 +8,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline import config
 from pipeline.console import say
 from pipeline.diagnostics import Diagnostic, Position, Report, Severity
+from pipeline.settings import project as config
 from pipeline.text.prog import command
 from pipeline.text.terminal import for_terminal
-from pipeline.today import resolve_today
 
 if TYPE_CHECKING:  # imported where used: a no-op build must not pay for loading the checks (pipeline/publish/noop.py)
     from pipeline.check.validate import ExamCheck, Validation
+    from pipeline.settings.reader import Reader
 
 UNCHECKED = "citation-unchecked"
 
@@ -116,13 +116,17 @@ def print_table(result: Validation | list[tuple[str, int, int]], outputs: dict[s
         say.info(for_terminal("  ".join(cells).rstrip()))
 
 
-def validate_and_report(args: argparse.Namespace, *, table: bool = True) -> Validation:
-    """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on stderr."""
+def validate_and_report(args: argparse.Namespace, *, table: bool = True, reader: Reader | None = None) -> Validation:
+    """Run every offline check and print every problem, sorted, then a table per exam and a one-line summary on
+    stderr. `reader` reads each exam's inputs once (the locks, item-stats.json, today): `build` passes its own,
+    to build from the same reading."""
     from pipeline.check.validate import validate
+    from pipeline.settings.reader import Reader  # here: the locks' models load pydantic, which a no-op build never needs
     from pipeline.stats.lockcheck import check_item_stats
 
-    result = validate(args.sources, resolve_today(args.today), strict=strictness(args), exams=getattr(args, "exam", None),
-                      judges=(check_item_stats,))
+    reader = reader or Reader(args.today, stats=True)
+    result = validate(args.sources, reader.dates.today, strict=strictness(args), exams=getattr(args, "exam", None),
+                      inputs=reader, judges=(check_item_stats,))
     if getattr(args, "settings", None) is not None:
         args.settings.check_exams(result.names)
     print_diagnostics(result, say.verbose())

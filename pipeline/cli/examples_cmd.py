@@ -24,8 +24,8 @@ from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.examples.runner import ExampleRun, Runner, example_refs
 from pipeline.examples.sandbox import Sandbox
+from pipeline.settings.reader import Reader, environ
 from pipeline.text.terminal import for_terminal
-from pipeline.today import resolve_today
 from schema.example_status import ExampleStatus
 from schema.models import Example
 
@@ -50,8 +50,9 @@ def _say(line: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    today = resolve_today(args.today)
-    checked = validate(args.sources, today, lock=False, exams=args.exam)
+    reader = Reader(args.today)  # the locks are read here, once, before the run rewrites them
+    today = reader.dates.today
+    checked = validate(args.sources, today, exams=args.exam)
     if refused(checked, "examples"):
         return 1
     _check_ids(args.example, checked.exams)
@@ -59,17 +60,17 @@ def run(args: argparse.Namespace) -> int:
     if args.unsafe_no_sandbox and sandbox.isolation.network == "none":
         _say(f"examples: warning: --unsafe-no-sandbox: {sandbox.unsafe_reason}; the examples run as plain processes, with limits but "
              "no sandbox: their code can read what this user can and reach the network")
-    runner = Runner(sandbox, Environments(args.envs, sandbox.python, _say), devices(), today, force=args.force, timeout=args.timeout, progress=_say)
+    runner = Runner(sandbox, Environments(args.envs, sandbox.python, _say, environ()), devices(), today, force=args.force, timeout=args.timeout, progress=_say)
     runs, written = [], []
     for content in checked.exams:
-        lock = ExamplesLock.load(content.folder)
+        lock = reader(content).examples
         exam_runs = runner.run_exam(content, lock, args.example)
         if args.update:
             exam_runs = _updated(exam_runs)
         runs += exam_runs
         if _record(lock, exam_runs, content, only=args.example):
             written.append(lock.path)
-    blasts = _Blasts()
+    blasts = _Blasts(reader)
     for one in runs:
         _show(one, blasts)
     if any(r.ran for r in runs):
@@ -142,13 +143,13 @@ def _show(one: ExampleRun, blasts: _Blasts) -> None:
 class _Blasts:
     """The examples' blast radii, made on the first broken example: it derives the view and asks the outputs."""
 
-    def __init__(self) -> None:
-        self._made = None
+    def __init__(self, reader: Reader) -> None:
+        self._made, self._reader = None, reader
 
     def of(self, ref):
         if self._made is None:
             from pipeline.findings.example_blast import ExampleBlasts
-            self._made = ExampleBlasts()
+            self._made = ExampleBlasts(self._reader)
         return self._made.of(ref)
 
 

@@ -9,13 +9,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from pipeline import config
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import FetchSettings
 from pipeline.citations.netpolicy import AllowList
-from pipeline.config import Settings
 from pipeline.diagnostics import Position
 from pipeline.errors import UsageError
+from pipeline.settings import project as config
+from pipeline.settings.project import Settings
 from pipeline.text.terminal import for_terminal
 
 DEFAULTS = FetchSettings()

@@ -27,8 +27,8 @@ from pipeline import __version__
 from pipeline import render as registry
 from pipeline.errors import PipelineError
 from pipeline.paths import SCHEMAS, TEMPLATES
+from pipeline.settings.reader import resolve_today
 from pipeline.text.prog import command, prog
-from pipeline.today import resolve_today
 
 INIT = TEMPLATES / "init"
 SCHEMA_FOLDER = "schemas"  # in the content folder: what the `$schema` lines point to

@@ -44,8 +44,8 @@ def make_parser(argv: list[str]) -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pipeline import config  # here, not at the top: this module imports nothing from outside the standard library
     from pipeline.console import say
+    from pipeline.settings import project as config  # here, not at the top: this module imports nothing from outside the standard library
 
     say.configure(quiet=args.quiet, verbose=args.verbose)
     args.settings = config.load()  # checked for every command: a broken setting is never ignored

@@ -20,9 +20,9 @@ from pipeline.errors import PipelineError
 from pipeline.load.loader import EXAM_FILE, exam_path
 from pipeline.load.yamlsource import load_yaml
 from pipeline.paths import SCHEMAS, TEMPLATES
+from pipeline.settings.reader import resolve_today
 from pipeline.text.prog import command, prog
 from pipeline.text.slug import slug
-from pipeline.today import resolve_today
 
 SCAFFOLD = TEMPLATES / "scaffold"
 EXAM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")

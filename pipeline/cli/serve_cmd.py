@@ -13,7 +13,6 @@ import signal
 import threading
 from pathlib import Path
 
-from pipeline import config
 from pipeline import render as registry
 from pipeline.build import Plan
 from pipeline.cli.build_cmd import out_folder
@@ -25,6 +24,8 @@ from pipeline.paths import TEMPLATES
 from pipeline.serve import watch
 from pipeline.serve.server import GUIDE_PATH, make_server, serve_in_thread
 from pipeline.serve.session import Session
+from pipeline.settings import project as config
+from pipeline.settings.reader import Reader
 from pipeline.text.messages import did_you_mean
 
 DEFAULT_PORT = 8000
@@ -70,7 +71,7 @@ def _session(args: argparse.Namespace) -> Session:
     def strict(settings: config.Settings, exam_id: str) -> bool:
         return bool(args.strict) or bool(settings.for_exam(exam_id).strict)
 
-    return Session(args.sources, choose_exam(args.sources, args.exam), out_folder(args), plan, strict, args.today)
+    return Session(args.sources, choose_exam(args.sources, args.exam), out_folder(args), plan, strict, config.load, lambda: Reader(args.today))
 
 
 def _stop_on_signals() -> None:

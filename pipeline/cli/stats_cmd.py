@@ -9,9 +9,9 @@ from pathlib import Path
 from pipeline.check.validate import validate
 from pipeline.cli.common import print_diagnostics
 from pipeline.errors import PipelineError, UsageError
+from pipeline.settings.reader import Reader
 from pipeline.stats.run import print_unmatched, run_stats
 from pipeline.text.terminal import for_terminal
-from pipeline.today import resolve_today
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,8 +36,9 @@ def _date(text: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    today = resolve_today(args.today)
-    result = validate(args.sources, today, exams=[args.exam] if args.exam else None)  # not item-stats.json: it is about to be rewritten
+    reader = Reader(args.today)  # not item-stats.json: it is about to be rewritten
+    today = reader.dates.today
+    result = validate(args.sources, today, inputs=reader, exams=[args.exam] if args.exam else None)
     if len(result.checks) != 1:
         names = ", ".join(c.name for c in result.checks)
         raise UsageError(f"error: the sources hold several exams ({names}); say which the answers are to with --exam ID")
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         print_diagnostics(result, verbose=False)
         raise PipelineError(f"stats: exam '{check.name}' has errors in its sources; fix them first (nothing written)")
     out = args.out or Path("build") / "stats" / check.name
-    done = run_stats(check.content, args.files, out, today, args.all_attempts, args.since)
+    done = run_stats(reader(check.content), args.files, out, today, args.all_attempts, args.since)
     print_unmatched(done.parsed)
     d = done.data
     print(for_terminal(f"stats: {check.name}: {d.learners} learners, {d.answers} answers counted ({d.later_attempts} later attempts set aside), "

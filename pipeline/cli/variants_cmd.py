@@ -24,8 +24,8 @@ from pathlib import Path
 from pipeline.cli.common import add_exam_option
 from pipeline.errors import UsageError
 from pipeline.examples.sandbox import interpreter
+from pipeline.settings.reader import Reader, environ
 from pipeline.text.terminal import for_terminal
-from pipeline.today import resolve_today
 from pipeline.variants import unchanged
 
 STRESS_DEFAULT = 20
@@ -49,13 +49,15 @@ def _say(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.stress <= 2000:
         raise UsageError(f"error: --stress {args.stress}: give 1 to 2000 seeds")
-    today = resolve_today(args.today)
+    reader = Reader(args.today)  # today, SOURCE_DATE_EPOCH; the locks once validated (the run rewrites them)
+    today = reader.dates.today
     records = args.envs.resolve()
     try:
         python = interpreter()  # what the lock's entries record: another Python draws again (a probe, no sandbox)
     except UsageError:  # no Python the sandbox can run: the full path validates first, then says so
-        return _full(args, today, {}, records, None)
-    chosen = unchanged.settings(args, today.isoformat(), python)
+        return _full(args, reader, {}, records, None)
+    epoch = str(int(reader.dates.epoch.timestamp())) if reader.dates.epoch else ""
+    chosen = unchanged.settings(args, today.isoformat(), python, epoch)
     before = None if args.force else unchanged.key(args.sources, chosen)
     if before and (record := unchanged.recall(records, before)) is not None:
         for line in record["out"]:
@@ -63,10 +65,10 @@ def run(args: argparse.Namespace) -> int:
         _say(_summary(record["total"], 0, 0, record["bad"], []) + "; nothing read changed since a run that left these locks "
              "(sources, code, settings): nothing validated or drawn again (--force does both)")
         return record["code"]
-    return _full(args, today, chosen, records, before)
+    return _full(args, reader, chosen, records, before)
 
 
-def _full(args: argparse.Namespace, today, chosen: dict, records: Path, before: unchanged.Key | None) -> int:
+def _full(args: argparse.Namespace, reader: Reader, chosen: dict, records: Path, before: unchanged.Key | None) -> int:
     """Validate, then draw each question whose hash or machine is not the lock's; remember what a run
     over the bytes left behind prints (when the sources validated and were not edited meanwhile)."""
     from pipeline.check.validate import validate  # past the no-op check: pydantic, the loader and the checks
@@ -74,17 +76,16 @@ def _full(args: argparse.Namespace, today, chosen: dict, records: Path, before: 
     from pipeline.examples.environments import Environments
     from pipeline.examples.requirements import exam_requirements
     from pipeline.examples.sandbox import Sandbox
-    from pipeline.variants.lock import VariantsLock
     from pipeline.variants.lockcheck import varied
 
-    checked = validate(args.sources, today, lock=False, exams=args.exam)
+    checked = validate(args.sources, reader.dates.today, exams=args.exam)
     if refused(checked, "variants"):
         return 1
     sandbox = Sandbox(unsafe=args.unsafe_no_sandbox)
-    environments = Environments(args.envs, sandbox.python, _say)
+    environments = Environments(args.envs, sandbox.python, _say, environ())
     bad, written, total, drawn, runs, out = 0, [], 0, 0, [], []
     for content in checked.exams:
-        lock = VariantsLock.load(content.folder)
+        lock = reader(content).variants
         exam_reqs = exam_requirements(content.exam, content.folder)
         entries = {}
         for file, i, q in varied(content):

@@ -1,45 +1,38 @@
-"""Build the exam view from the validated content, the citation lock and the date: once per exam and build."""
+"""Build the exam view from an exam's inputs (its validated content, its locks, the date): once per exam and
+build. Everything is handed in (pipeline/inputs/value.py): nothing here reads a file beside the sources, the
+environment or the clock."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
-from pipeline.citations.lock import LOCK_NAME, CitationLock
 from pipeline.derive.citations import Citations
 from pipeline.derive.questions import Origin, question_view, varied_view
-from pipeline.examples.lock import LOCK_NAME as EXAMPLES_LOCK
 from pipeline.examples.lock import ExamplesLock, example_hash
 from pipeline.examples.requirements import exam_requirements, requirement_set
 from pipeline.load.content import ExamContent, ObjectiveFile
 from pipeline.practice.coverage import make_coverage
 from pipeline.practice.generate import SourcedQuestion, generate
-from pipeline.today import source_date_epoch
 from pipeline.variants.built import built_variants
-from pipeline.variants.lock import LOCK_NAME as VARIANTS_LOCK
 from pipeline.variants.lock import VariantsLock
 from pipeline.view.model import CheckPromptView, ExampleView, ExamView, KeyPointView, ObjectiveView, SectionView, SeeView
 from schema.example_status import ExampleStatus
 from schema.models import CheckYourself, CrossRef, Exam, Example, Objective, Question, Section
 
-
-def source_date(content: ExamContent) -> dt.datetime:
-    """SOURCE_DATE_EPOCH when set, else the latest review date in the sources (midnight UTC): never the clock."""
-    epoch = source_date_epoch()
-    if epoch:
-        return epoch
-    latest = max([content.exam.reviewed, *(o.reviewed for o in content.objectives)])
-    return dt.datetime.combine(latest, dt.time(), tzinfo=dt.UTC)
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
 
-def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None = None, when: dt.datetime | None = None,
-               examples: ExamplesLock | None = None, variants: VariantsLock | None = None) -> ExamView:
-    """`today` judges staleness and `when` is the build's date; both default to the source date. The
-    examples lock defaults to the one beside the sources."""
-    when = when or source_date(content)
+def build_view(inputs: ExamInputs, today: dt.date | None = None, when: dt.datetime | None = None) -> ExamView:
+    """`today` judges staleness and `when` is the build's date; both default to the source date
+    (`ExamInputs.source_date`: SOURCE_DATE_EPOCH, else the latest review date)."""
+    content = inputs.content
+    when = when or inputs.source_date
     today = today or when.date()
-    citations = Citations(content, lock)
+    citations = Citations(content, inputs.citations)
     generated = _Generated(content)
-    runs = _Runs(content, examples or ExamplesLock.load(content.folder), variants or VariantsLock.load(content.folder))
+    runs = _Runs(content, inputs.examples, inputs.variants)
     files: dict[int, list[ObjectiveFile]] = {}  # section number -> its objective files, in source order
     for file in content.objective_files:
         if (section := content.section_of(file.objective)) is not None:
@@ -51,17 +44,10 @@ def build_view(content: ExamContent, lock: CitationLock, today: dt.date | None =
     return ExamView(
         exam=exam, sections=sections, references=citations.references(),
         coverage=make_coverage(content, questions, generated.dropped, generated.notes), today=today, source_date=when,
-        source_date_pinned=source_date_epoch() is not None, sources_changed_at=_newest_mtime(content),
+        source_date_pinned=inputs.dates.epoch is not None, sources_changed_at=inputs.changed_at,
         exam_stale=(today - exam.reviewed).days > policy, exam_age_days=(today - exam.reviewed).days,
         exam_facts=citations.facts(content), media=content.media,
     )
-
-
-def _newest_mtime(content: ExamContent) -> int:
-    """Whole seconds, as Anki stores times: any edit to a source file (or a new lock) makes it newer."""
-    files = [content.exam_file.path, *(f.path for f in content.objective_files), content.folder / LOCK_NAME, content.folder / EXAMPLES_LOCK,
-             content.folder / VARIANTS_LOCK]
-    return max(p.stat().st_mtime_ns for p in files if p.is_file()) // 1_000_000_000
 
 
 class _Generated:

@@ -153,12 +153,14 @@ def _name() -> str:
     return f"{PREFIX}{secrets.token_hex(6)}"
 
 
-def _sweep_stale(parent: Path) -> None:
-    """Remove groups of ours (by name) that are empty and over an hour old: never another's, never a live one."""
+def _sweep_stale(parent: Path, ours: Path) -> None:
+    """Remove groups of ours (by name) that are empty and over an hour older than the one just made (`ours`):
+    never another's, never a live one. Ages are the file system's own times against each other, not the clock."""
     with contextlib.suppress(OSError):
+        now = ours.stat().st_mtime
         for folder in parent.iterdir():
             with contextlib.suppress(OSError):
-                if (folder.name.startswith(PREFIX) and time.time() - folder.stat().st_mtime > STALE_SECONDS
+                if (folder.name.startswith(PREFIX) and folder != ours and now - folder.stat().st_mtime > STALE_SECONDS
                         and not (folder / "cgroup.procs").read_text().strip()):
                     folder.rmdir()
 
@@ -166,9 +168,9 @@ def _sweep_stale(parent: Path) -> None:
 def _make_v2(memory_mb: int, processes: int) -> Group:
     parent = _v2_parent()
     assert parent is not None
-    _sweep_stale(parent)
     folder = parent / _name()
     folder.mkdir()
+    _sweep_stale(parent, folder)
     try:
         (folder / "memory.max").write_text(str(memory_mb * MIB))
         with contextlib.suppress(FileNotFoundError):
@@ -184,10 +186,10 @@ def _make_v1(memory_mb: int, processes: int) -> Group:
     folders, events = [], Path("/nonexistent")
     try:
         for name, parent in _v1_parents().items():
-            _sweep_stale(parent)
             folder = parent / _name()
             folder.mkdir()
             folders.append(folder)
+            _sweep_stale(parent, folder)
             if name == "memory":
                 events = folder / "memory.oom_control"
                 (folder / "memory.limit_in_bytes").write_text(str(memory_mb * MIB))

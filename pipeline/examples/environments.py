@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,10 +69,12 @@ def environment_key(requirements: tuple[str, ...], python: Interpreter) -> str:
 class Environments:
     """The cache of environments under `root` (default build/examples/envs)."""
 
-    def __init__(self, root: Path, python: Interpreter, log=None) -> None:
+    def __init__(self, root: Path, python: Interpreter, log=None, environ: Mapping[str, str] | None = None) -> None:
         # Absolute from here on: the sandbox binds the environment by path, from another working folder, and a
         # relative `--envs` (the default, build/examples/envs) would name nothing there.
         self.root, self.python, self.log = root.resolve(), python, log or (lambda message: None)
+        # what pip is given of the environment (PASSED_ON and every PIP_*): the command line's to read, none by default
+        self.environ = {k: v for k, v in (environ or {}).items() if k in PASSED_ON or k.startswith("PIP_")}
         self._ready: dict[tuple[str, ...], Environment] = {}
         self.built = 0  # environments built by this run (a second run with nothing new builds none)
 
@@ -98,8 +101,8 @@ class Environments:
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         shutil.rmtree(temp, ignore_errors=True)
         try:
-            _run([str(self.python.path), "-m", "venv", "--without-pip", str(temp)], "create the environment")
-            _run([sys.executable, "-m", "pip", "--python", str(temp / "bin" / "python"), "install", "--quiet", "--no-input",
+            _run(self.environ, [str(self.python.path), "-m", "venv", "--without-pip", str(temp)], "create the environment")
+            _run(self.environ, [sys.executable, "-m", "pip", "--python", str(temp / "bin" / "python"), "install", "--quiet", "--no-input",
                   "--disable-pip-version-check", "--only-binary", ":all:", *requirements], f"install {' '.join(requirements)}")
             packages = sorted((d.metadata["Name"], d.version) for d in importlib.metadata.distributions(path=[str(_site_packages(temp, self.python))]))
             (temp / MARKER).write_text(json.dumps({"requirements": list(requirements), "python": self.python.version,
@@ -118,10 +121,9 @@ def _site_packages(env: Path, python: Interpreter) -> Path:
     return env / "lib" / f"python{python.minor}" / "site-packages"
 
 
-def _run(argv: list[str], what: str) -> None:
-    env = {k: v for k, v in os.environ.items() if k in PASSED_ON or k.startswith("PIP_")}
+def _run(env: Mapping[str, str], argv: list[str], what: str) -> None:
     with tempfile.TemporaryDirectory(prefix="examples-pip-") as empty:  # nothing here for a name to find
-        done = subprocess.run(argv, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, cwd=empty, check=False)
+        done = subprocess.run(argv, capture_output=True, text=True, env=dict(env), stdin=subprocess.DEVNULL, cwd=empty, check=False)
     if done.returncode != 0:
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-6:])
         raise EnvironmentFailed(f"could not {what} (exit {done.returncode}):\n{tail}")

@@ -60,10 +60,8 @@ def check_requirements_file(content: ExamContent, report: Report) -> None:
             report.error(found.path, Position(found.line, 1), found.message, "example-requirements")
 
 
-def check_examples_lock(content: ExamContent, report: Report) -> None:
-    """A diagnostic on the line of every example whose lock entry needs an author (raises ExamplesLockError
-    when the lock cannot be read: a broken machine-written file is exit 2, not content)."""
-    lock = ExamplesLock.load(content.folder)
+def check_examples_lock(content: ExamContent, lock: ExamplesLock, report: Report) -> None:
+    """A diagnostic on the line of every example whose lock entry needs an author (the lock as pipeline/settings/reader.py read it)."""
     exam_reqs = exam_requirements(content.exam, content.folder)
     for file in content.objective_files:
         for i, example in file.indexed("examples"):

@@ -11,14 +11,18 @@ module imports no renderer. The author sees at once what to re-check.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pipeline import render as registry
 from pipeline.citations.audit import AuditResult, CitationRef
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.load.content import ExamContent
 from pipeline.view import QuestionView
+
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
 
 @dataclass(frozen=True)
@@ -54,8 +58,9 @@ class _ExamIndex:
     site: dict[tuple[str, str], tuple[str, ...]]  # ("objective", id) -> the site's pages
 
     @classmethod
-    def of(cls, content: ExamContent) -> _ExamIndex:
-        view = build_view(content, CitationLock.load(content.folder))  # the lock only adds statuses: same items
+    def of(cls, inputs: ExamInputs) -> _ExamIndex:
+        content = inputs.content
+        view = build_view(inputs)  # the lock only adds statuses: the lock before the audit gives the same items
         by_point: dict[str, list[QuestionView]] = defaultdict(list)
         for question in view.questions:
             for point in dict.fromkeys(question.key_points):
@@ -64,8 +69,9 @@ class _ExamIndex:
         return cls(content, {o.id: o.title for o in view.objectives}, by_point, notes, registry.places("guide", view), registry.places("site", view))
 
 
-def blast_radius(result: AuditResult) -> list[Blast]:
-    """One `Blast` per (exam, objective, citation) not found, in source order."""
+def blast_radius(result: AuditResult, inputs: Callable[[ExamContent], ExamInputs]) -> list[Blast]:
+    """One `Blast` per (exam, objective, citation) not found, in source order. `inputs` gives an exam's inputs
+    (the command line's reader), asked only for the exams with a problem."""
     groups: dict[tuple[str, str, str, str], list[CitationRef]] = defaultdict(list)
     statuses = {}
     for ref, citation in result.problems:
@@ -75,7 +81,7 @@ def blast_radius(result: AuditResult) -> list[Blast]:
     indexes: dict[str, _ExamIndex] = {}
     blasts = []
     for key, refs in groups.items():
-        index = indexes.get(key[0]) or indexes.setdefault(key[0], _ExamIndex.of(refs[0].exam))
+        index = indexes.get(key[0]) or indexes.setdefault(key[0], _ExamIndex.of(inputs(refs[0].exam)))
         blasts.append(_blast(index, refs, statuses[key]))
     return sorted(blasts, key=lambda b: b.where)
 

@@ -6,13 +6,17 @@ asked of the output registry (`Output.places`): its anchor in the guide, its pla
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pipeline import render as registry
-from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.examples.runner import ExampleRef
 from pipeline.load.content import ExamContent
+
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,8 @@ class ExampleBlast:
 class ExampleBlasts:
     """Blast radii of an exam's examples; each exam's view is derived once, on the first broken example."""
 
-    def __init__(self) -> None:
+    def __init__(self, inputs: Callable[[ExamContent], ExamInputs]) -> None:
+        self._inputs = inputs  # an exam's inputs, read by the command line's reader when first asked
         self._places: dict[str, dict[str, tuple[str, ...]]] = {}
 
     def of(self, ref: ExampleRef) -> ExampleBlast:
@@ -44,7 +49,7 @@ class ExampleBlasts:
 
     def _shown(self, content: ExamContent) -> dict[str, tuple[str, ...]]:
         if content.exam.id not in self._places:
-            view = build_view(content, CitationLock.load(content.folder))
+            view = build_view(self._inputs(content))
             found: dict[str, list[str]] = {}
             for name in ("guide", "site", "deck"):
                 for (kind, item), where in registry.places(name, view).items():

@@ -15,7 +15,6 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,12 +92,13 @@ def view_text(view: Any, leave_out: frozenset[str]) -> str:
     return json.dumps(to_data(view, leave_out | NEVER_SHOWN), sort_keys=True, ensure_ascii=False)
 
 
-def input_digest(shown: str, templates: str, code: str, options: dict[str, str]) -> str:
+def input_digest(shown: str, templates: str, code: str, options: dict[str, str], epoch: dt.datetime | None = None) -> str:
     """The hash of everything one output of one exam depends on: the part of the view it shows
-    (`view_text`), its templates, the code version, the build's options and SOURCE_DATE_EPOCH."""
+    (`view_text`), its templates, the code version, the build's options and SOURCE_DATE_EPOCH (`epoch`, handed
+    in from the build's inputs; hashed as the variable's digits, so a state written before stays fresh)."""
     digest = hashlib.sha256(f"{code}\0{templates}\0".encode())
     digest.update(shown.encode())
-    env = {"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "")}
+    env = {"SOURCE_DATE_EPOCH": str(int(epoch.timestamp())) if epoch else ""}
     digest.update(json.dumps({"options": options, "env": env}, sort_keys=True).encode())
     return digest.hexdigest()
 

@@ -12,8 +12,8 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline import config
 from pipeline.build import Plan, build
 from pipeline.check.validate import validate
 from pipeline.console import say
@@ -21,7 +21,10 @@ from pipeline.console.crash import environment_message
 from pipeline.diagnostics import Severity
 from pipeline.errors import PipelineError
 from pipeline.serve.last_build import LastBuild
-from pipeline.today import resolve_today
+from pipeline.settings import project as config
+
+if TYPE_CHECKING:
+    from pipeline.settings.reader import Reader
 
 SITE_OUTPUTS = ("site",)
 GUIDE_OUTPUTS = ("guide",)
@@ -34,7 +37,10 @@ class Session:
     out: Path
     plan: Callable[[config.Settings, str, tuple[str, ...]], Plan]  # settings, exam id, outputs -> what to build
     strict: Callable[[config.Settings, str], bool]
-    today: str | None = None
+    # Each rebuild is a new run, its inputs read again, once, by the command line's reader (pipeline/settings/reader.py):
+    # pipeline.toml's settings and a Reader (today, SOURCE_DATE_EPOCH, each exam's locks). Handed in: serve reads none itself.
+    settings: Callable[[], config.Settings]
+    read: Callable[[], Reader]
     status: LastBuild = field(default_factory=LastBuild)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -62,14 +68,14 @@ class Session:
     def _attempt(self, outputs: tuple[str, ...]) -> tuple[str, list[str], bool]:
         """(title, problem lines, whether anything was written)."""
         try:
-            settings = config.load()
-            result = validate(self.sources, resolve_today(self.today), strict=lambda exam: self.strict(settings, exam), exams=[self.exam])
+            settings, reader = self.settings(), self.read()
+            result = validate(self.sources, reader.dates.today, strict=lambda exam: self.strict(settings, exam), inputs=reader, exams=[self.exam])
             for diagnostic in result.report.sorted():
                 say.problem(diagnostic.format())
             errors = [d.format() for d in result.report.sorted() if d.severity is Severity.ERROR]
             if errors:
                 return f"{len(errors)} error(s) in the sources of {self.exam}", errors, False
-            built = build(result.buildable, self.out, plans=lambda exam: self.plan(settings, exam, outputs))
+            built = build([reader(content) for content in result.buildable], self.out, plans=lambda exam: self.plan(settings, exam, outputs))
         except PipelineError as exc:  # a broken pipeline.toml, a busy output folder, missing sources
             return "the build could not run", str(exc).splitlines(), False
         except OSError as exc:

@@ -6,6 +6,7 @@ Items with per-learner answers are computed here; an item known only from a plat
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime as dt
 
 from pipeline.stats import columnar, ctt, irt, variant_pooling
@@ -34,12 +35,21 @@ def analyse(exam_id: str, con, intake: Intake, index: QuestionIndex, today: dt.d
     keys = list(index.keys.values())
     items: dict[str, ItemRecord] = {}
     alpha, alpha_learners, note, learners, counted, later, done = None, 0, "", 0, 0, 0, None
-    if con.execute("SELECT count(*) FROM answers").fetchone()[0]:
+    if intake.answers:
         number = {qid: i for i, qid in enumerate(index.keys)}
         units = {number[v]: number[vids[0]] for vids in index.variants.values() for v in vids}  # alpha over questions
-        done = columnar.compute(con, keys, all_attempts, units)
-        scores, learners = columnar.score_matrix(con, done.present, irt.MAX_LEARNERS)
-        fits, note = irt.fit_2pl(scores, [keys[i].id for i in done.present], learners)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            fitting: list[tuple[concurrent.futures.Future, int]] = []
+
+            def start_fit(present: list[int]) -> None:
+                # the sample's matrix is read now (the connection serves one thread); the fit, in numpy and mirt's
+                # compiled kernels (which let go of Python's lock), runs beside the engine's sums
+                scores, learners = columnar.score_matrix(con, present, irt.MAX_LEARNERS)
+                fitting.append((pool.submit(irt.fit_2pl, scores, [keys[i].id for i in present], learners), learners))
+
+            done = columnar.compute(con, keys, all_attempts, units, start_fit, by_grade=not intake.scored)
+            (fit, learners), = fitting
+            fits, note = fit.result()
         for qid, stats in done.items.items():
             items[qid] = _record(stats, item_hash(index.keys[qid]), done.alpha_without[qid], fits.get(qid))
         alpha, alpha_learners, counted, later = done.test.alpha, done.test.alpha_learners, done.answers, done.later

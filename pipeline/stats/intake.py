@@ -1,11 +1,11 @@
-"""Every response file into the engine's one long table of answers: `answers` and `pair_option`.
+"""Every response file into the engine's one long view of answers: `answers` and `pair_option`.
 
 A file is told by its first bytes, not its name: gzip is unpacked as read; Parquet starts with `PAR1`;
 JSON Lines with `{`; anything else is CSV. The long layout (learner, question_id, response, score, time),
 in any of these, is read by the engine itself: one pass into a table of the cleaned cells (neutralised
 cells undone, spaces trimmed as Python's `str.strip`), checked by SQL; every distinct (question,
 response) is graded once in Python (`formats.long.grade`, the one grading); the answers are then a join in
-the engine. Python never holds a row. The LMS exports (Moodle, Canvas: a few MB, one row per learner or
+the engine (a view: made again by each pass over it, never held). Python never holds a row. The LMS exports (Moodle, Canvas: a few MB, one row per learner or
 item) are read by their parsers as before and their answers handed to the engine.
 
 Any problem raises the message reading the file whole gave: a row the SQL checks flag is explained by
@@ -15,7 +15,6 @@ refuses but the csv module reads (lines of spaces, say) is rewritten plainly (`c
 
 from __future__ import annotations
 
-import concurrent.futures
 import csv
 import datetime as dt
 import gzip
@@ -57,6 +56,10 @@ class Intake:
     listed: set = field(default_factory=set)  # the pairs whose options are in pair_option
     status: dict = field(default_factory=dict)  # (question id, response) as read -> graded | essay | unmatched
     place: dict = field(default_factory=dict)  # a file's number -> its place by (name, number): the first-attempt tie-break
+    parts: list = field(default_factory=list)  # per long-format file, the SELECT of its answers from its cells (`answers` is their view)
+    answers: int = 0  # answers in `answers`
+    scored: int = 0  # of them, long-format rows with a score given, and answers a parser gave (an LMS's own marks):
+    # while there are none, an answer's score is its grade's, and `columnar` sums per grade (`gid`) rather than per answer
 
 
 def kind(path: Path) -> tuple[str, bool]:
@@ -111,14 +114,18 @@ def read_all(con: duckdb.DuckDBPyConnection, files: list[Path], index: QuestionI
         _insert_answers(con, intake, p, position, since, number)
         parsed[number] = p
     intake.parsed = [parsed[i] for i in range(len(files))]
+    # a view, not a table: a long file's answers are its cells joined with their grades, and each pass over them
+    # makes the join again (twice, without repeated answers), which costs less than holding a second copy of 10 M rows
+    con.execute("CREATE OR REPLACE TEMP VIEW answers AS " + " UNION ALL ".join([*intake.parts, "SELECT * FROM given"]))
     return intake
 
 
 def _tables(con) -> None:
-    con.execute("CREATE OR REPLACE TABLE answers (learner VARCHAR, item INTEGER, score DOUBLE, t_us BIGINT, fno INTEGER, ord BIGINT, pair INTEGER)")
+    con.execute("CREATE OR REPLACE TABLE given (learner VARCHAR, item INTEGER, score DOUBLE, t_us BIGINT, fno INTEGER, ord BIGINT, pair INTEGER, "
+                "gid INTEGER)")
     con.execute("CREATE OR REPLACE TABLE pair_option (pair INTEGER, option VARCHAR)")
     con.execute("CREATE OR REPLACE TABLE graded (qid VARCHAR, response VARCHAR, item INTEGER, by_key DOUBLE, reason VARCHAR, type VARCHAR, "
-                "pair INTEGER)")
+                "pair INTEGER, gid INTEGER)")
     con.execute("CREATE OR REPLACE MACRO undone(x) AS CASE WHEN x[1] = '''' AND x[2] IN ('=', '+', '-', '@', chr(9), chr(13), '''') "
                 "THEN x[2:] ELSE x END")
     # A cell as the Python reader leaves it: neutralising undone, then str.strip's whitespace trimmed. trim() with a set
@@ -151,15 +158,16 @@ def _source(what: str, path: Path, packed: bool) -> tuple[str, list]:
 
 def _load(con, name: str, what: str, path: Path, packed: bool) -> None:
     """The file's cells into table `name`, cleaned as the Python reader cleans them, at most MAX_ROWS + 1 rows. A plain
-    CSV file is read without the cleaning while a thread scans its bytes (`plaincells`; the engine runs without
-    Python's lock); only when the scan finds something a cell could need cleaning for is it read again with it."""
+    CSV file is read without the cleaning once a scan of its bytes (`plaincells`) has found nothing a cell could need
+    cleaning for and no more lines than MAX_ROWS + 1 (so no LIMIT: with one, the engine put the rows into the table
+    in one thread, which took twice as long); only when the engine then reads a record fewer than the scan's lines
+    less one (a quoted line break) is it read again with the cleaning."""
     if what == "csv" and not packed:
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            scan = pool.submit(plaincells.lines_if_plain, path)
+        lines = plaincells.lines_if_plain(path)
+        if lines is not None and lines <= MAX_ROWS + 1:
             _create(con, name, what, path, packed, clean=False)
-            lines = scan.result()
-        if lines is not None and lines == con.execute(f"SELECT count(*) FROM {name}").fetchone()[0] + 1:
-            return
+            if lines == con.execute(f"SELECT count(*) FROM {name}").fetchone()[0] + 1:
+                return
     _create(con, name, what, path, packed, clean=True)
 
 
@@ -174,7 +182,7 @@ def _create(con, name: str, what: str, path: Path, packed: bool, clean: bool) ->
     if not clean:  # the scan rules out every cell the cleaning changes, and NUL characters
         cells = ", ".join(f"coalesce({c}, '') AS {c}" for c in columns)
         raw = " OR ".join(f"coalesce(strlen({c}) > {MAX_FIELD} AND length({c}) > {MAX_FIELD}, false)" for c in columns)
-        con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {cells}, {raw} AS raw_bad FROM {source} LIMIT {MAX_ROWS + 1}", params)
+        con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {cells}, {raw} AS raw_bad FROM {source}", params)
         return
     cells = ", ".join(f"cell(coalesce(CAST({c} AS VARCHAR), ''), ?) AS {c}" for c in columns)
     # length() counts characters, strlen() bytes (never fewer, and cheaper): only a cell of over MAX_FIELD bytes is counted
@@ -219,13 +227,14 @@ def _read_long(con, intake: Intake, number: int, path: Path, what: str, packed: 
         raise StatsInputError(path, int(row), f"score: {qid} is a {qtype.replace('_', ' ')} question with no key to grade by; give a score from 0 to 1")
     when = "epoch_us(CAST(nullif(c.time, '') AS TIMESTAMPTZ))"
     keep = "true" if since is None else f"coalesce({when} >= {_since_us(since)}, false)"
-    counts = con.execute(f"""INSERT INTO answers SELECT c.learner, g.item, coalesce(CAST(nullif(c.score, '') AS DOUBLE), g.by_key), {when}, ?,
-                             c.rowid + {first_row}, g.pair FROM {name} c JOIN graded g ON g.qid = c.question_id AND g.response = c.response
-                             WHERE g.item IS NOT NULL AND {keep}""", [intake.place[number]]).fetchone()[0]
+    part = (f"SELECT c.learner, g.item, coalesce(CAST(nullif(c.score, '') AS DOUBLE), g.by_key) AS score, {when} AS t_us, "
+            f"{int(intake.place[number])} AS fno, c.rowid + {first_row} AS ord, g.pair, g.gid {join} WHERE g.item IS NOT NULL AND {keep}")
+    intake.parts.append(part)
+    counts = tally["mapped"] if since is None else con.execute(f"SELECT count(*) FROM ({part})").fetchone()[0]
     if since is not None:
         intake.before_since += tally["mapped"] - int(counts)
     parsed.answered = int(counts)
-    con.execute(f"DROP TABLE {name}")
+    intake.answers += int(counts)
     return parsed
 
 
@@ -257,13 +266,14 @@ def _grade_pairs(con, intake: Intake, name: str, index: QuestionIndex, position:
     """Grade each new distinct (question, response) once; add them to `graded` and their options to `pair_option`.
     Returns how many of the file's rows are unmatched, an essay's, and mapped (so that the queries over every row
     that find them run only when there is something to find)."""
-    counts = con.execute(f"SELECT question_id, response, count(*) FROM {name} GROUP BY ALL").fetchall()
-    new = [(qid, response) for qid, response, _ in counts if (qid, response) not in intake.status]
+    counts = con.execute(f"SELECT question_id, response, count(*), count(*) FILTER (WHERE score <> '') FROM {name} GROUP BY ALL").fetchall()
+    new = [(qid, response) for qid, response, _, _ in counts if (qid, response) not in intake.status]
     tally = {"unmatched": 0, "essay": 0, "graded": 0, "mapped": 0}
     if new:
         _grade_new(con, intake, new, index, position)
-    for qid, response, n in counts:
+    for qid, response, n, scored in counts:
         kind = intake.status[(qid, response)]
+        intake.scored += 0 if kind == "unmatched" else scored
         tally[kind] += n
         tally["mapped"] += 0 if kind == "unmatched" else n
     return tally
@@ -277,11 +287,12 @@ def _grade_new(con, intake: Intake, new: list[tuple[str, str]], index: QuestionI
             for qid, response in new:
                 key, choices, score = long.grade(index, qid, response)
                 intake.status[(qid, response)] = "unmatched" if key is None else "essay" if score is None else "graded"
+                gid = len(intake.status)  # one number per distinct (question, response): what a learner's grades are listed by
                 if key is None:
-                    gw.writerow([qid, response, "", "", choices, "", ""])  # choices holds the reason here
+                    gw.writerow([qid, response, "", "", choices, "", "", gid])  # choices holds the reason here
                     continue
                 pair = _pair(intake, key.id, choices)
-                gw.writerow([qid, response, position[key.id], "" if score is None else repr(score), "", key.type, pair])
+                gw.writerow([qid, response, position[key.id], "" if score is None else repr(score), "", key.type, pair, gid])
                 ow.writerows([pair, option] for option in _unlisted(intake, key.id, choices))
         _append(con, "graded", graded, GRADED)
         _append(con, "pair_option", options, OPTIONS)
@@ -301,9 +312,11 @@ def _writer(handle):
 
 
 _OPTIONAL = ("reason", "type")
-GRADED = {"qid": "TEXT", "response": "TEXT", "item": "INTEGER", "by_key": "DOUBLE", "reason": "TEXT", "type": "TEXT", "pair": "INTEGER"}
+GRADED = {"qid": "TEXT", "response": "TEXT", "item": "INTEGER", "by_key": "DOUBLE", "reason": "TEXT", "type": "TEXT", "pair": "INTEGER",
+          "gid": "INTEGER"}
 OPTIONS = {"pair": "INTEGER", "option": "TEXT"}
-ANSWERS = {"learner": "TEXT", "item": "INTEGER", "score": "DOUBLE", "t_us": "BIGINT", "fno": "INTEGER", "ord": "BIGINT", "pair": "INTEGER"}
+ANSWERS = {"learner": "TEXT", "item": "INTEGER", "score": "DOUBLE", "t_us": "BIGINT", "fno": "INTEGER", "ord": "BIGINT", "pair": "INTEGER",
+           "gid": "INTEGER"}
 
 
 def _pair(intake: Intake, qid: str, choices) -> int:
@@ -320,13 +333,15 @@ def _unlisted(intake: Intake, qid: str, choices) -> tuple[str, ...]:
 
 
 def _insert_answers(con, intake: Intake, parsed: Parsed, position: dict[str, int], since: dt.date | None, number: int) -> None:
-    """A parser's answers (an LMS export, a few thousand rows) into `answers`, through a temporary CSV; `ord` numbers
+    """A parser's answers (an LMS export, a few thousand rows) into `given` (a part of `answers`), through a temporary CSV; `ord` numbers
     them by their order in the file, then as listed (one record holds many answers), so no two answers tie."""
     cut = None if since is None else dt.datetime(since.year, since.month, since.day, tzinfo=dt.UTC)
     kept = [a for a in parsed.answers if cut is None or (a.time is not None and a.time >= cut)]
     intake.before_since += len(parsed.answers) - len(kept)
     parsed.answered = len(parsed.answers)
     parsed.unmatched_count = len(parsed.unmatched)
+    intake.answers += len(kept)
+    intake.scored += len(kept)
     if not kept:
         return
     with tempfile.TemporaryDirectory(prefix="exam-prep-answers-") as tmp:
@@ -339,7 +354,7 @@ def _insert_answers(con, intake: Intake, parsed: Parsed, position: dict[str, int
             for a, ord_ in zip(kept, seq, strict=True):
                 pair = _pair(intake, a.question_id, a.choices)
                 t_us = "" if a.time is None else str(int(round(a.time.timestamp() * 1_000_000)))
-                rw.writerow([a.learner, position[a.question_id], repr(a.score), t_us, intake.place[number], ord_, pair])
+                rw.writerow([a.learner, position[a.question_id], repr(a.score), t_us, intake.place[number], ord_, pair, ""])
                 ow.writerows([pair, option] for option in _unlisted(intake, a.question_id, a.choices))
-        _append(con, "answers", rows, ANSWERS)
+        _append(con, "given", rows, ANSWERS)
         _append(con, "pair_option", options, OPTIONS)

@@ -5,21 +5,25 @@ variants' own rows are in the stats report."""
 
 from __future__ import annotations
 
-from pipeline.citations.lock import CitationLock
+from typing import TYPE_CHECKING
+
 from pipeline.derive.build import build_view
 from pipeline.diagnostics import Position, Report
 from pipeline.load.content import ExamContent
-from pipeline.stats import store
 from pipeline.stats.itemhash import answered_hash
 from pipeline.stats.judge import findings
 from pipeline.stats.match import ItemKey, QuestionIndex, key_of
 
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
-def check_item_stats(content: ExamContent, report: Report) -> None:
-    data = store.load(content.folder)
+
+def check_item_stats(inputs: ExamInputs, report: Report) -> None:
+    """`inputs` as the reader read them with `stats=True` (its item statistics)."""
+    content, data = inputs.content, inputs.stats
     if data is None or not data.items:
         return
-    view = build_view(content, CitationLock.load(content.folder))
+    view = build_view(inputs)
     checks = dict(content.exam.checks)
     index = QuestionIndex.of(view)
     for q in view.questions:

@@ -14,16 +14,18 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline.citations.lock import CitationLock
 from pipeline.derive.build import build_view
-from pipeline.load.content import ExamContent
 from pipeline.publish import owned
 from pipeline.stats import engine, intake, report, store
 from pipeline.stats.analyse import analyse
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import Parsed, StatsInputError
 from pipeline.text.terminal import for_terminal
+
+if TYPE_CHECKING:  # the value's shape only: the reader (pipeline/settings/reader.py) sits above this stage
+    from pipeline.inputs.value import ExamInputs
 
 SHOWN_UNMATCHED = 20
 KIND = "stats"  # the marker of a report folder (pipeline/publish/owned.py)
@@ -46,10 +48,11 @@ def read_and_analyse(exam_id: str, files: list[Path], index: QuestionIndex, toda
         return taken.parsed, analyse(exam_id, con, taken, index, today, all_attempts, since)
 
 
-def run_stats(content: ExamContent, files: list[Path], out: Path, today: dt.date, all_attempts: bool = False,
+def run_stats(inputs: ExamInputs, files: list[Path], out: Path, today: dt.date, all_attempts: bool = False,
               since: dt.date | None = None) -> StatsResult:
+    content = inputs.content
     check_out(out, content.folder.parent)
-    view = build_view(content, CitationLock.load(content.folder))
+    view = build_view(inputs)
     index = QuestionIndex.of(view)
     parsed, data = read_and_analyse(content.exam.id, files, index, today, all_attempts, since)
     if not data.items:

@@ -24,11 +24,10 @@ def varied(content: ExamContent) -> list[tuple[ObjectiveFile, int, QuestionBase]
     return [(f, i, q) for f in content.objective_files for i, q in f.indexed("questions") if q.variants is not None]
 
 
-def check_variants_lock(content: ExamContent, report: Report, lock: VariantsLock | None = None) -> None:
+def check_variants_lock(content: ExamContent, lock: VariantsLock, report: Report) -> None:
     questions = varied(content)
     if not questions:
         return
-    lock = lock or VariantsLock.load(content.folder)
     requirements = exam_requirements(content.exam, content.folder)
     for file, i, q in questions:
         for severity, message, code in problems(q, lock, requirements if q.variants.environment == "exam" else ()):

@@ -48,11 +48,12 @@ class Key:
     locks: str
 
 
-def settings(args: argparse.Namespace, today: str, python: Any) -> dict[str, Any]:
-    """Every setting that decides what a run finds or prints: its options, "today", SOURCE_DATE_EPOCH, the
-    working folder (findings are printed at paths relative to it) and the sandbox's Python."""
+def settings(args: argparse.Namespace, today: str, python: Any, epoch: str) -> dict[str, Any]:
+    """Every setting that decides what a run finds or prints: its options, "today", SOURCE_DATE_EPOCH (`epoch`,
+    as the command line's reader read it), the working folder (findings are printed at paths relative to it)
+    and the sandbox's Python."""
     values = {k: str(v.absolute()) if isinstance(v, Path) else v for k, v in vars(args).items() if k not in PRINT_ONLY}
-    return {**values, "today": today, "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", ""), "cwd": os.getcwd(),
+    return {**values, "today": today, "SOURCE_DATE_EPOCH": epoch, "cwd": os.getcwd(),
             "python": [str(python.path), python.version, python.platform]}
 
 

@@ -3,6 +3,7 @@ the PDF's text as compared (whitespace and hyphenation folded) and its outline."
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ from pipeline.citations.lock import CitationLock
 from pipeline.derive import build_view
 from pipeline.render import RenderContext
 from pipeline.render.guide.pdf import render
+from pipeline.settings.reader import exam_inputs
 from tests.conftest import FULL, TODAY
 
 
@@ -22,7 +24,7 @@ def load_sample(sources: Path = FULL):
 
 
 def context(content, out_dir: Path, *, lock: CitationLock | None = None, source_date: dt.datetime | None = None, **options) -> RenderContext:
-    view = build_view(content, lock or CitationLock.load(content.folder), when=source_date)
+    view = build_view(dataclasses.replace(exam_inputs(content), citations=lock) if lock else exam_inputs(content), when=source_date)
     return RenderContext(view, out_dir, **options)
 
 

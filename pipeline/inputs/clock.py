@@ -1,9 +1,9 @@
-"""What "today" is: `--today`, else `SOURCE_DATE_EPOCH`, else the clock, so tests and builds can pin it."""
+"""What "today" may be: the checks of `--today` and `SOURCE_DATE_EPOCH` as text. Reading them (the
+environment, the clock) is the reader's (pipeline/settings/reader.py); this module only judges the text."""
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 
 from pipeline.errors import UsageError
 
@@ -18,9 +18,9 @@ def parse_date(text: str, what: str = "--today") -> dt.date:
         raise UsageError(f"error: {what} {text!r} is not a real date; expected YYYY-MM-DD") from None
 
 
-def source_date_epoch() -> dt.datetime | None:
-    """The instant `SOURCE_DATE_EPOCH` names (UTC), or None when it is unset."""
-    raw = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+def parse_epoch(raw: str) -> dt.datetime | None:
+    """The instant a `SOURCE_DATE_EPOCH` value names (UTC), or None when it is empty."""
+    raw = raw.strip()
     if not raw:
         return None
     if not raw.isdigit():
@@ -28,10 +28,3 @@ def source_date_epoch() -> dt.datetime | None:
     if not EPOCH_RANGE[0] <= int(raw) <= EPOCH_RANGE[1]:
         raise UsageError(f"error: SOURCE_DATE_EPOCH={raw} is outside 1980-01-01 to 2107-12-31, the dates a deck (a ZIP file) can hold")
     return dt.datetime.fromtimestamp(int(raw), tz=dt.UTC)
-
-
-def resolve_today(option: str | None) -> dt.date:
-    if option:
-        return parse_date(option)
-    epoch = source_date_epoch()
-    return epoch.date() if epoch else dt.date.today()

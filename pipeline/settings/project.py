@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import render as registry
-from pipeline import tomlhints
 from pipeline.diagnostics import Position
 from pipeline.errors import UsageError
+from pipeline.settings import tomlhints
 from pipeline.text.messages import did_you_mean
 
 CONFIG = Path("pipeline.toml")
