@@ -67,6 +67,7 @@ class Output:
     leaves_out: frozenset[str] = frozenset()
     options: tuple[str, ...] | None = ()  # RenderContext fields set from the command line that it reads (OPTIONS); None: all
     places: str | None = None
+    options_model: str | None = None  # "module:Class": the pydantic model of its options, which pipeline.toml is checked against
     state: tuple[str, ...] = ()  # files it keeps in the exam's source folder across builds (see RenderContext.kept)
     npm: tuple[str, ...] = ()  # npm packages whose files it copies into its output (pipeline/render/vendor.py)
     writes: str = ""
@@ -81,8 +82,10 @@ OPTIONS = {option.name: option for option in (PAPER, VARIANTS)}  # every option 
 # the tool behind it; the tools' names stay as aliases.
 RENDERERS: dict[str, Output | str | Renderer] = {
     "guide": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE, ("paper",), "pipeline.render.guide.places:places",
+                    options_model="pipeline.render.guide.options:GuideOptions",
                     writes="study-guide.pdf", aliases=("pdf",)),
     "deck": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, ("variants",), places="pipeline.render.anki.deck_notes:places",
+                   options_model="pipeline.render.anki.options:DeckOptions",
                    state=("deck.state.json",), writes="deck.apkg, deck-changes.json", aliases=("anki",)),
     "bank": Output("pipeline.render.bank", writes="bank.json"),
     "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places", npm=("ts-fsrs",),
