@@ -24,6 +24,7 @@ arrays and inline tables (tomlkit recurses, so a deeper file would end in a Recu
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -134,7 +135,41 @@ def _exam_settings(table: Any) -> ExamSettings:
     return ExamSettings(outputs, table.strict, options)
 
 
-def load(path: Path = CONFIG) -> Settings:
+@dataclass(frozen=True)
+class Unchecked:
+    """pipeline.toml read but not yet checked, for a command that may stop before it needs the settings (a no-op
+    `build` or `variants`): its fingerprint hashes the file's bytes (`digest`), and the last run's record is looked
+    for in the `out` the file names. A record is kept only by a run that checked these very bytes with this very
+    code (both are in the fingerprint), so a hit needs no check; a miss calls `checked()`, which says every
+    problem as `load` does."""
+
+    path: Path
+    text: str = field(repr=False)
+    digest: str
+
+    @property
+    def out(self) -> Path | None:
+        """The folder the file names, unchecked: only where to look for a record (a broken file has none)."""
+        import tomllib  # the standard library's: no pydantic, no tomlkit on the no-op path
+
+        try:
+            value = tomllib.loads(self.text).get("out")
+        except tomllib.TOMLDecodeError:
+            return None
+        return Path(value) if isinstance(value, str) and value.strip() and "\0" not in value else None
+
+    def checked(self) -> Settings:
+        return parse(self.text, self.path)
+
+
+def checked(settings: Settings | Unchecked) -> Settings:
+    """The settings, checked now if they were read with `load(check=False)`."""
+    return settings.checked() if isinstance(settings, Unchecked) else settings
+
+
+def load(path: Path = CONFIG, *, check: bool = True) -> Settings | Unchecked:
+    """The settings of `path`, checked; with `check=False` a file is only read (`Unchecked`): the caller checks it
+    when it goes past its no-op test. A missing file is the defaults either way."""
     try:
         with open(path, "rb") as handle:
             text = handle.read(MAX_BYTES + 1).decode("utf-8")
@@ -145,6 +180,8 @@ def load(path: Path = CONFIG) -> Settings:
     if len(text) > MAX_BYTES:
         raise UsageError(f"{path}:1:1: error: the settings file is over {MAX_BYTES:,} bytes; it holds a few lines [config]")
     _check_depth(path, text)
+    if not check:
+        return Unchecked(path, text, hashlib.sha256(text.encode()).hexdigest())
     return parse(text, path)
 
 
@@ -164,7 +201,7 @@ def _check_depth(path: Path, text: str) -> None:
 
 
 def allow_hosts(path: Path = CONFIG) -> list[str]:
-    return list(load(path).allow_hosts)
+    return list(checked(load(path)).allow_hosts)
 
 
 # -- where each key stands ---------------------------------------------------------------------------
