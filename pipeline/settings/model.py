@@ -65,12 +65,12 @@ ExamTable: type[BaseModel] = create_model("ExamTable", __base__=(*_options_model
 ExamTable.__doc__ = "What the top level and each [exams.ID] table of pipeline.toml may set."
 
 
-class ProjectSettings(ExamTable):  # type: ignore[misc, valid-type]
+class ProjectSettings(ExamTable):
     """The whole of pipeline.toml."""
 
     out: str | None = None
     allow_hosts: list[str] = []
-    exams: dict[str, ExamTable] = {}  # type: ignore[valid-type]
+    exams: dict[str, ExamTable] = {}
 
     @field_validator("out")
     @classmethod

@@ -14,9 +14,12 @@ the defaults.
     [exams.nca-genm]                      # per exam: outputs, strict and the outputs' options
     outputs = ["guide"]
 
-The command line wins over the exam's table, which wins over the top level. Output names and their
-options come from the output registry (pipeline/render/__init__.py), so a new output's option is a
-setting here with no change to this file.
+The command line wins over the exam's table, which wins over the top level. The file is checked through
+one settings model (pipeline/settings/model.py) composed of the options model each output declares in its
+own module (e.g. pipeline/render/guide/options.py), so a new output's option is a setting here with no
+change to this file; this module reads the file, says each error at its place and makes the light value a
+build reads (`Settings`). `build` and `variants` read it unchecked (`Unchecked`) and check it past their
+no-op test.
 
 The file is read within bounds like any file handed to the pipeline: at most MAX_BYTES, nested at most MAX_DEPTH
 arrays and inline tables (tomlkit recurses, so a deeper file would end in a RecursionError).

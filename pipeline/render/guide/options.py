@@ -6,21 +6,13 @@ the no-op build read them without importing pydantic; this model is built from t
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
-
 from pipeline.render import PAPER
+from pipeline.render.option_fields import OutputOptions, choice, described
+
+Paper = choice(PAPER)
 
 
-def _lower(value: Any) -> Any:
-    """`LETTER` is `letter`: the command line takes any case (type=str.lower), so the file does too."""
-    return value.lower() if isinstance(value, str) else value
-
-
-class GuideOptions(BaseModel):
+class GuideOptions(OutputOptions):
     """What a `[exams.ID]` table or the top level of pipeline.toml may set for the guide."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    paper: Annotated[Literal[PAPER.choices], BeforeValidator(_lower)] | None = Field(None, description=PAPER.help)  # type: ignore[valid-type]
+    paper: Paper = described(PAPER)
