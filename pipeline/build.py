@@ -95,7 +95,7 @@ def _render_exam(inputs: ExamInputs, out: Path, plan: Plan, force: bool, result:
             outcomes[name] = "unchanged"
         return None
     folder = generations.new()
-    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, **plan.options, kept=_kept(content.folder))
+    ctx = registry.RenderContext(view, folder, final_dir if final_dir.is_dir() else None, options=plan.options, kept=_kept(content.folder))
     try:
         return _fill(generations, folder, ctx, current, state, _Work(digests, fresh, chosen), result, content.folder)
     except BaseException:
@@ -215,7 +215,7 @@ def build(exams: list[ExamInputs], out: Path, *, options: Mapping[str, str] | No
     """Render every exam (its inputs, read once by the command line: pipeline/settings/reader.py); return what
     was written and what was left unchanged.
 
-    `options` are RenderContext fields set from the command line (e.g. {"paper": "letter"}); each is part of
+    `options` are the outputs' options (`RenderContext.options`, e.g. {"paper": "letter"}); each is part of
     the inputs of the outputs that declare it (`Output.options`), so changing one rebuilds those alone. `only`
     names the outputs to build (default: all); `plans`, when given, says both per exam id instead."""
     result = BuildResult()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,12 +120,14 @@ def add_exam(sources: Path, exam_id: str, *objectives: str, exam_file: str = "ex
 # test that uses a browser fixture; `slow` on the modules below, whose tests render a real PDF (weasyprint) or an
 # Anki collection, run make, pip, the example sandbox or SIGKILLed builds in subprocesses, or draw many
 # hypothesis examples, and on tests marked `@pytest.mark.slow` one by one. A new module of such tests goes here.
+# The fast set must still call into every module of pipeline/: `pytest -m "not browser and not slow" -p tests.kit.reach`
+# lists the modules it never calls into (tested only by slow or browser tests, or not at all).
 SLOW_MODULES = frozenset({
     "test_anki_cards_read", "test_bench_parts", "test_drills_read", "test_examples_outputs", "test_examples_requirements",
     "test_examples_runs", "test_examples_sandbox", "test_exports_property", "test_feedback_link", "test_formulas", "test_guide_answer_key",
     "test_guide_book", "test_guide_chunks", "test_hostile_build", "test_hostile_sources", "test_install", "test_match_properties",
     "test_mock_rehearsal", "test_new_types_in_outputs", "test_noop_build", "test_numeric", "test_readme", "test_render_anki",
-    "test_render_pdf", "test_rich_text", "test_run_as", "test_serve_hostile", "test_stats", "test_stats_engine", "test_stats_layouts",
+    "test_render_pdf", "test_rich_text", "test_run_as", "test_serve_hostile", "test_stats", "test_stats_layouts",
     "test_stats_property", "test_synthetic", "test_variants",
     "test_variants_outputs",
 })
@@ -140,24 +141,11 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# No sandbox: tests run as root; no background networking: Chromium would otherwise call home.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's chromium driven by Playwright (never a downloaded browser), one for the whole session."""
-    from tests.sitekit import missing
+    """Debian's chromium driven by Playwright, one for the whole session: the only Playwright a pytest process
+    starts (tests/kit/browser.py says why), stopped at the session's end."""
+    from tests.kit.browser import chromium
 
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright is not installed: make test installs requirements.txt")
-    if not shutil.which(CHROMIUM):
-        missing(f"{CHROMIUM} is not installed: make test installs Debian's chromium")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=shutil.which(CHROMIUM), args=CHROMIUM_ARGS, timeout=30_000)
+    with chromium() as launched:
         yield launched
-        launched.close()

@@ -10,25 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
-from playwright.sync_api import sync_playwright
 
 from pipeline.practice import term_forms
 from pipeline.text import word_forms
 from tests.conftest import TODAY
-
-CHROMIUM = Path("/usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM))
-        yield b
-        b.close()
 
 
 def _cards(run_cli, sources: Path, tmp_path: Path):

@@ -3,6 +3,9 @@ closest allowed word, for every command (exit 2); its settings reach `build` and
 
 from __future__ import annotations
 
+import importlib
+import typing
+
 import pytest
 
 from pipeline.errors import UsageError
@@ -94,3 +97,62 @@ def test_an_exam_table_for_no_exam_of_the_sources_is_an_error_at_its_line(run_cl
     result = run_cli("validate", "--today", TODAY, cwd=sources.parent)
     assert result.code == 2
     assert result.err.splitlines()[-1] == "pipeline.toml:3:1: error: exams.dmeo: no exam 'dmeo' in the sources; did you mean 'demo'? (exams: demo) [config]"
+
+
+def test_each_outputs_options_model_declares_what_the_registry_offers():
+    """The registry's light options (argparse's choices, read without pydantic) and the models the file is checked
+    against say the same: every option is a field of its output's own model, with the same choices and help."""
+    from pydantic import BaseModel
+
+    from pipeline import render as registry
+    from pipeline.settings import model
+
+    declared = {}
+    for name, entry in registry.RENDERERS.items():
+        named = registry.output(entry).options_model
+        if named is None:
+            assert not registry.output(entry).options, f"{name} reads options but declares no model of them"
+            continue
+        module, cls = named.split(":")
+        options_model = getattr(importlib.import_module(module), cls)
+        assert issubclass(options_model, BaseModel) and module.startswith(f"pipeline.render.{name if name != 'deck' else 'anki'}")
+        assert options_model.model_config["extra"] == "forbid" and options_model.model_config["strict"] is True
+        assert sorted(options_model.model_fields) == sorted(registry.output(entry).options), name
+        declared |= {field: (name, info) for field, info in options_model.model_fields.items()}
+    assert sorted(declared) == sorted(registry.options()) == ["paper", "variants"]
+    for field, (owner, info) in declared.items():
+        offered_by, option = registry.options()[field]
+        assert owner == offered_by and info.description == option.help
+        literal = next(arg for arg in typing.get_args(info.annotation) if arg is not type(None))
+        assert typing.get_args(typing.get_args(literal)[0]) == option.choices, field
+    assert model.exam_keys() == ["outputs", "strict", "paper", "variants"]
+    assert model.top_keys() == [*model.exam_keys(), "out", "allow_hosts", "exams"]
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ('out = "/etc"\n', 'pipeline.toml:1:7: error: out: expected a folder inside the content folder, e.g. "build", got \'/etc\' '
+                       "(an absolute folder or one outside is only taken from the command line: --out DIR) [config]"),
+    ('out = 3\n', 'pipeline.toml:1:7: error: out: expected a folder name, e.g. "build", got 3 [config]'),
+    ('allow_hosts = ["a", 2, 3]\n', 'pipeline.toml:1:15: error: allow_hosts: expected a list of HOST or HOST:PORT strings, e.g. ["127.0.0.1:8000"] [config]'),
+    ('exams = 3\n', "pipeline.toml:1:9: error: exams: expected tables, one per exam: [exams.EXAM-ID] [config]"),
+    ('[exams]\ndemo = 3\n', "pipeline.toml:2:8: error: exams.demo: expected a table of settings for exam 'demo' (outputs, strict, paper, variants) [config]"),
+    ('strict = 2026-01-01\n', "pipeline.toml:1:10: error: strict: expected true or false, got datetime.date(2026, 1, 1) [config]"),
+    ('variants = "11"\n', "pipeline.toml:1:12: error: variants: notes a varied question makes in the deck, at most (its variants 1..N) (deck): "
+                          "expected one of 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, got '11'; did you mean '1'? [config]"),
+    ('outputs = []\n', 'pipeline.toml:1:11: error: outputs: expected a list of output names, e.g. ["guide", "deck"] (outputs: guide (study-guide.pdf), '
+                       "deck (deck.apkg, deck-changes.json), bank (bank.json), site (site/), moodle (moodle.xml), gift (questions.gift), "
+                       "qti21 (qti21.zip), canvas (canvas-qti.zip)) [config]"),
+])
+def test_each_kind_of_bad_value_says_what_was_expected_at_the_value(text, line):
+    """One line per bad value, however many items of it pydantic names (allow_hosts' two numbers: one line)."""
+    with pytest.raises(UsageError) as caught:
+        config.parse(text)
+    assert str(caught.value).splitlines() == [line]
+
+
+def test_the_checked_file_becomes_the_settings_a_build_reads(tmp_path):
+    settings = config.parse('outputs = ["anki", "deck", "bank"]\nvariants = "5"\nout = "made"\nallow_hosts = ["127.0.0.1:9"]\n'
+                            '[exams.demo]\npaper = "a4"\n', tmp_path / "pipeline.toml")
+    assert settings.default == config.ExamSettings(("deck", "bank"), None, {"variants": "5"})
+    assert settings.exams == {"demo": config.ExamSettings(None, None, {"paper": "a4"})}
+    assert settings.out == config.Path("made") and settings.allow_hosts == ("127.0.0.1:9",)

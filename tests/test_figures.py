@@ -218,6 +218,7 @@ def test_gift_leaves_out_a_question_that_needs_a_file_and_says_so(built):
     assert "gift: question 1.3-q1 (single) skipped: it shows an image and GIFT cannot carry a file" in built.stderr
 
 
+@pytest.mark.slow  # two whole builds and an image edit: the guide's PDF three times
 def test_two_builds_give_the_same_bytes_and_an_image_edit_rebuilds_what_shows_it(built, tmp_path):
     sources = tmp_path / "sources"
     shutil.copytree(built.sources, sources)
@@ -244,7 +245,7 @@ def test_two_builds_give_the_same_bytes_and_an_image_edit_rebuilds_what_shows_it
 def test_a_changed_image_updates_the_notes_that_show_it_in_place(built, tmp_path):
     sources = tmp_path / "sources"
     shutil.copytree(built.sources, sources)
-    code, err = build(sources, tmp_path / "out")
+    code, err = build(sources, tmp_path / "out", "--only", "deck")  # the deck: all this test reads
     assert code == 0, err
     col = Collection(str(tmp_path / "learner.anki2"))
     try:
@@ -252,7 +253,7 @@ def test_a_changed_image_updates_the_notes_that_show_it_in_place(built, tmp_path
         notes = sorted(col.find_notes(""))
         first = col.get_note(col.find_notes('"Ref:1.3-q1"')[0])["Stem"]
         png(sources / "demo" / "figures" / "timeline.png", seed=3)
-        code, err = build(sources, tmp_path / "out")
+        code, err = build(sources, tmp_path / "out", "--only", "deck")
         assert code == 0, err
         import_package(col, tmp_path / "out" / "demo" / "deck.apkg")
         assert sorted(col.find_notes("")) == notes  # the same notes, updated in place

@@ -108,6 +108,7 @@ def test_a_link_out_of_the_exam_is_refused(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow  # the peak memory of a real process
 def test_a_png_bomb_is_refused_from_its_header_well_under_500_mb(tmp_path):
     sources = make(tmp_path, "![a chart](figures/bomb.png)")
     bomb(sources / "demo" / "figures" / "bomb.png")

@@ -54,6 +54,7 @@ def servers():
         yield pages, other_port
 
 
+@pytest.mark.slow  # a real audit process under resource limits against every hostile page
 def test_every_hostile_page_gets_a_status_within_the_limits(tmp_path, servers):
     pages, other_port = servers
     folder = tmp_path / "sources" / "demo"

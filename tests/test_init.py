@@ -14,6 +14,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 from pipeline import render as registry
@@ -36,6 +37,7 @@ def _schema_of(path: Path) -> Path:
     return (path.parent / first.split("$schema=")[1]).resolve()
 
 
+@pytest.mark.slow  # three real processes, the last a whole build with the guide's PDF: the other init tests cover init itself
 def test_init_then_validate_then_build_writes_every_output(tmp_path):
     done = run(tmp_path, "init", "demo", "--today", TODAY)
     assert done.returncode == 0, done.stderr

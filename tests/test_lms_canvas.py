@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.shapes.parts import Pairs
 from pipeline.text.plaintext import to_plain
-from tests.lmskit import blank, build_fixture, expected, number
+from tests.lmskit import LMS_ONLY, blank, build_fixture, expected, number
 
 QTI = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
 CC = "{http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1}"
@@ -21,7 +21,7 @@ KINDS = {"multiple_choice_question": "single", "multiple_answers_question": "mul
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    return build_fixture(tmp_path_factory.mktemp("canvas"))
+    return build_fixture(tmp_path_factory.mktemp("canvas"), only=LMS_ONLY)
 
 
 @pytest.fixture(scope="module")

@@ -19,18 +19,18 @@ from pipeline.shapes import registry
 from pipeline.shapes.parts import SHAPE_NAMES
 from tests.conftest import TODAY
 from tests.kit.moodle import importer_problems
-from tests.lmskit import build_fixture, parse_gift
+from tests.lmskit import LMS_ONLY, build_fixture, parse_gift
 
 FORMATS = {"moodle": "moodle.xml", "gift": "questions.gift", "qti21": "qti21.zip", "canvas": "canvas-qti.zip"}
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    return build_fixture(tmp_path_factory.mktemp("lms"))
+    return build_fixture(tmp_path_factory.mktemp("lms"), only=LMS_ONLY)
 
 
 def test_same_sources_same_bytes(built, tmp_path):
-    again = build_fixture(tmp_path)
+    again = build_fixture(tmp_path, only=LMS_ONLY)
     for name in FORMATS.values():
         assert (again.out / name).read_bytes() == (built.out / name).read_bytes(), name
 
@@ -77,7 +77,7 @@ def test_a_build_that_leaves_the_exports_alone_still_warns(built, tmp_path):
     sources = built.out.parent.parent / "sources"
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        assert main(["build", "--sources", str(sources), "--out", str(built.out.parent), "--today", TODAY]) == 0
+        assert main(["build", "--sources", str(sources), "--out", str(built.out.parent), "--today", TODAY, "--only", LMS_ONLY]) == 0
     assert "unchanged" in err.getvalue() and "wrote" not in err.getvalue()
     assert "warning: demo: gift: question 2.1-ordering (ordering) skipped" in err.getvalue()
 
@@ -98,7 +98,7 @@ def _held(out: Path) -> dict[str, list[str]]:
 def test_the_sample_s_exports_hold_every_bank_question_of_their_shapes(full_copy, tmp_path):
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        assert main(["build", "--sources", str(full_copy), "--out", str(tmp_path / "out"), "--today", TODAY]) == 0, err.getvalue()
+        assert main(["build", "--sources", str(full_copy), "--out", str(tmp_path / "out"), "--today", TODAY, "--only", LMS_ONLY]) == 0, err.getvalue()
     for out in [p.parent for p in (tmp_path / "out").glob("*/bank.json")]:
         bank = json.loads((out / "bank.json").read_text(encoding="utf-8"))["questions"]
         for fmt, ids in _held(out).items():

@@ -9,12 +9,12 @@ import re
 
 import pytest
 
-from tests.lmskit import blank, build_fixture, expected, number, parse_gift, weight_problems
+from tests.lmskit import LMS_ONLY, blank, build_fixture, expected, number, parse_gift, weight_problems
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    return build_fixture(tmp_path_factory.mktemp("gift"))
+    return build_fixture(tmp_path_factory.mktemp("gift"), only=LMS_ONLY)
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,12 @@ import pytest
 
 from pipeline.render.lms.text import cdata
 from tests.kit.moodle import importer_problems, text_at
-from tests.lmskit import blank, build_fixture, expected, number
+from tests.lmskit import LMS_ONLY, blank, build_fixture, expected, number
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    return build_fixture(tmp_path_factory.mktemp("moodle"))
+    return build_fixture(tmp_path_factory.mktemp("moodle"), only=LMS_ONLY)
 
 
 def _answers(q: ET.Element, single: bool) -> list[tuple[str, bool]]:

@@ -12,7 +12,7 @@ import zipfile
 import pytest
 
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
-from tests.lmskit import blank, build_fixture, expected, number
+from tests.lmskit import LMS_ONLY, blank, build_fixture, expected, number
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
@@ -21,7 +21,7 @@ NCNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    return build_fixture(tmp_path_factory.mktemp("qti"))
+    return build_fixture(tmp_path_factory.mktemp("qti"), only=LMS_ONLY)
 
 
 @pytest.fixture(scope="module")

@@ -83,7 +83,7 @@ def test_misspelt_key_point_reference_gets_did_you_mean(run_cli, make_sources):
 def test_misspelt_question_type_gets_did_you_mean(run_cli, make_sources):
     sources = objective_with(make_sources, "type: single", "type: singel")
     assert errors(run_cli, sources) == [f"{F}:16:11: error: questions[0].type: 'singel' is not allowed; did you mean 'single'? "
-                                        "(expected one of: single, multiple, true_false, short_answer, matching, ordering, numeric) [schema]"]
+                                        "(expected one of: single, multiple, true_false, short_answer, matching, ordering, numeric, cloze) [schema]"]
 
 
 def test_misspelt_answer_gets_did_you_mean(run_cli, make_sources):

@@ -68,6 +68,22 @@ def test_noop_build_loads_nothing_and_an_edit_rebuilds_what_it_changes(project):
     assert code == 0 and "pipeline.check.validate" in _build(project, "--paper", "a4")[2]
 
 
+def test_a_noop_build_with_a_settings_file_checks_it_only_when_its_bytes_change(project):
+    """pipeline.toml is checked through pydantic models: a no-op hit (these bytes, this code, built before) needs
+    no check, so it loads no pydantic; an edit goes the full path, where a broken setting is exit 2."""
+    settings = project / "pipeline.toml"
+    try:
+        settings.write_text('strict = false\n[exams.nca-genm]\npaper = "a4"\n', encoding="utf-8")
+        code, _, loaded = _build(project)
+        assert code == 0 and "pydantic" in loaded  # checked: the fingerprint is new
+        assert _build(project) == (0, [], [])  # the same bytes: nothing checked, nothing loaded
+        settings.write_text('strict = false\n[exams.nca-genm]\npaper = "a5"\n', encoding="utf-8")
+        code, written, loaded = _build(project)
+        assert (code, written) == (2, []) and "pydantic" in loaded
+    finally:
+        settings.unlink()
+
+
 def test_an_edit_to_one_renderers_module_rebuilds_that_output_only(project):
     _build(project)
     gift = project / "pipeline" / "render" / "lms" / "gift.py"

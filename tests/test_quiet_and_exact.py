@@ -1,6 +1,7 @@
-"""What a newcomer reads (issue 35, item 9), each run as a real process: the two YAML slips and the broken
-pipeline.toml list diagnosed at the author's mistake with the fix, `build` saying one line per exam unless
--v, `serve` printing only its own lines, and every count equal to the lines printed above it."""
+"""What a newcomer reads (issue 35, item 9): the two YAML slips and the broken pipeline.toml list diagnosed at
+the author's mistake with the fix, `build` saying one line per exam unless -v, `serve` printing only its own
+lines, and every count equal to the lines printed above it. Each runs as a real process but the YAML slips,
+whose diagnostics are the pipeline's text whatever the process (run in-process, a second each saved)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,18 @@ def project(tmp_path) -> Path:
     return tmp_path
 
 
+@pytest.fixture
+def validated(run_cli, monkeypatch):
+    """`validate` of a project run in-process, its result shaped as a finished process's."""
+    monkeypatch.delenv("EXAM_PREP_RUN_BY", raising=False)  # as `run` does: the advice names python -m pipeline
+
+    def validate(project: Path) -> subprocess.CompletedProcess[str]:
+        result = run_cli("validate", "--today", TODAY, cwd=project)
+        return subprocess.CompletedProcess(["validate"], result.code, result.out, result.err)
+
+    return validate
+
+
 def objective(project: Path, text: str) -> None:
     (project / "sources" / "demo" / "1.1.yaml").write_text(text, encoding="utf-8")
 
@@ -54,38 +67,38 @@ def objective(project: Path, text: str) -> None:
 # -- YAML and TOML slips -----------------------------------------------------------------------------------------
 
 
-def test_a_comma_inside_a_flow_mapping_value_says_quote_it(project):
+def test_a_comma_inside_a_flow_mapping_value_says_quote_it(project, validated):
     objective(project, TWO_QUOTES + "terms:\n  - {term: GPU, definition: A unit, for fast math}\n")
-    done = run(project, "validate", "--today", TODAY)
+    done = validated(project)
     assert done.returncode == 1
     errors = [line for line in done.stdout.splitlines() if ": error: " in line]
     assert errors == ["sources/demo/1.1.yaml:17:29: error: terms[0].definition: the ',' in this value ends it inside {...}, so "
                       """'for fast math' was read as a key; quote the value: definition: "A unit, for fast math" [yaml]"""], done.stdout
 
 
-def test_the_quoted_value_the_comma_message_gives_is_valid(project):
+def test_the_quoted_value_the_comma_message_gives_is_valid(project, validated):
     objective(project, TWO_QUOTES + 'terms:\n  - {term: GPU, definition: "A unit, for fast math"}\n')
-    done = run(project, "validate", "--today", TODAY)
+    done = validated(project)
     assert done.returncode == 0 and ": error: " not in done.stdout, done.stdout + done.stderr
 
 
-def test_a_key_indented_more_than_the_key_above_it_says_so_at_the_key(project):
+def test_a_key_indented_more_than_the_key_above_it_says_so_at_the_key(project, validated):
     text = TWO_QUOTES.replace("questions:\n  - {id: 1.1-q1", "questions:\n  - id: 1.1-q2\n    type: single\n    stem: Which?\n"
                               "    options: [Stuff, Nothing]\n      answer: Stuff\n    explanation: It is.\n  - {id: 1.1-q1")
     objective(project, text)
     lines = text.splitlines()
     assert lines[18] == "      answer: Stuff" and lines[17] == "    options: [Stuff, Nothing]"  # lines 19 and 18
-    done = run(project, "validate", "--today", TODAY)
+    done = validated(project)
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
         "sources/demo/1.1.yaml:19:7: error: invalid YAML: this key is indented 6 spaces, more than the key above it (4, line 18), "
         "which already has its value; line it up with that key (4 spaces) [yaml]"], done.stdout
 
 
-def test_a_deeper_key_after_a_plain_value_is_the_same_mistake_at_the_key(project):
+def test_a_deeper_key_after_a_plain_value_is_the_same_mistake_at_the_key(project, validated):
     text = TWO_QUOTES.replace("questions:\n  - {id: 1.1-q1", "questions:\n  - id: 1.1-q2\n    type: single\n      stem: Which?\n  - {id: 1.1-q1")
     objective(project, text)
-    done = run(project, "validate", "--today", TODAY)
+    done = validated(project)
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
         "sources/demo/1.1.yaml:17:7: error: invalid YAML: this key is indented 6 spaces, more than the key above it (4, line 16), "
@@ -131,6 +144,7 @@ def _counts(done: subprocess.CompletedProcess[str]) -> tuple[int, int, int]:
     return shown, int(summary[2]), int(row[2])
 
 
+@pytest.mark.slow  # two whole builds in real processes, the guide's PDF twice
 def test_build_says_one_line_per_exam_and_minus_v_lists_the_files(project):
     objective(project, TWO_QUOTES)
     done = run(project, "build", "--today", TODAY, "--out", "out")
@@ -147,8 +161,8 @@ def test_build_says_one_line_per_exam_and_minus_v_lists_the_files(project):
 
 def test_every_count_equals_the_warning_lines_printed_above_it(project):
     objective(project, TWO_QUOTES)  # never audited: two quotes not checked, shown as one line without -v
-    for verbose in ((), ("-v",)):
-        done = run(project, "build", "--today", TODAY, "--out", "out", "--force", *verbose)
+    for verbose in ((), ("-v",)):  # the bank alone: these warnings are the sources', the same whatever the outputs
+        done = run(project, "build", "--today", TODAY, "--out", "out", "--force", "--only", "bank", *verbose)
         assert done.returncode == 0, done.stderr
         shown, summary, table = _counts(done)
         assert shown == summary == table and shown >= 1, (verbose, done.stdout, done.stderr)
@@ -157,6 +171,7 @@ def test_every_count_equals_the_warning_lines_printed_above_it(project):
     assert verbose_ == plain + 1  # the one grouped line stands for the two quotes
 
 
+@pytest.mark.slow  # a whole build in a real process, the guide's PDF, then its no-op
 def test_a_no_op_build_says_what_the_build_before_said_and_counts_alike(project):
     objective(project, TWO_QUOTES)
     first = run(project, "build", "--today", TODAY, "--out", "out")

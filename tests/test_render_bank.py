@@ -12,21 +12,27 @@ import jsonschema
 import pytest
 
 from pipeline.check.validate import validate
+from pipeline.cli import main
 from schema.export import SCHEMA_DIR
 from tests.conftest import FULL, TODAY
 from tests.golden import assert_golden
 
 
 def _build(run_cli, sources: Path, out: Path) -> Path:
-    result = run_cli("build", "--sources", str(sources), "--out", str(out), "--today", TODAY, cwd=sources.parent)
+    result = run_cli("build", "--sources", str(sources), "--out", str(out), "--today", TODAY, "--only", "bank", cwd=sources.parent)
     assert result.code == 0, result.err
     return out / "nca-genm" / "bank.json"
 
 
-@pytest.fixture
-def sample_bank(run_cli, tmp_path) -> Path:
-    sources = shutil.copytree(FULL, tmp_path / "built" / "sources")  # a build writes deck.state.json beside the sources
-    return _build(run_cli, sources, tmp_path / "out")
+@pytest.fixture(scope="module")
+def sample_bank(tmp_path_factory) -> Path:
+    """The sample's bank.json, built once for the tests that only read it (a build of the bank alone: the other
+    outputs, the guide's PDF above all, cost most of a whole build and these tests never open them)."""
+    base = tmp_path_factory.mktemp("bank")
+    sources = shutil.copytree(FULL, base / "built" / "sources")  # a build writes deck.state.json beside the sources
+    code = main(["build", "-q", "--sources", str(sources), "--out", str(base / "out"), "--today", TODAY, "--only", "bank"])
+    assert code == 0
+    return base / "out" / "nca-genm" / "bank.json"
 
 
 def _questions(path: Path) -> list[dict]:
@@ -34,7 +40,7 @@ def _questions(path: Path) -> list[dict]:
 
 
 def _coverage(run_cli, make_sources, tmp_path, *objectives: str) -> dict:
-    result = run_cli("build", "--sources", str(make_sources(*objectives)), "--out", str(tmp_path / "out"), "--today", TODAY)
+    result = run_cli("build", "--sources", str(make_sources(*objectives)), "--out", str(tmp_path / "out"), "--today", TODAY, "--only", "bank")
     assert result.code == 0, result.err
     return json.loads((tmp_path / "out" / "demo" / "bank.json").read_text(encoding="utf-8"))["coverage"]
 
@@ -147,7 +153,7 @@ def _html_fields(value, key=""):
 
 def test_raw_html_in_sources_stays_text(run_cli, make_sources, tmp_path):
     sources = make_sources("valid", "terms_four", "terms_other_section")
-    assert run_cli("build", "--sources", str(sources), "--out", str(tmp_path / "out"), "--today", TODAY).code == 0
+    assert run_cli("build", "--sources", str(sources), "--out", str(tmp_path / "out"), "--today", TODAY, "--only", "bank").code == 0
     html = _html_fields(json.loads((tmp_path / "out" / "demo" / "bank.json").read_text(encoding="utf-8")))
     assert any("&lt;b&gt;raw HTML&lt;/b&gt;" in h for h in html)
     assert not any("<b>" in h for h in html)

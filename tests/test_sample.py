@@ -150,6 +150,7 @@ def test_two_year_old_review_warns_and_fails_under_strict(run_cli, full_copy):
     assert any(": error: reviewed: last reviewed 2024-11-29" in out for out in strict.lines)
 
 
+@pytest.mark.slow  # the whole sample built, its guide's PDF rendered
 def test_build_of_the_sample_writes_every_output(run_cli, full_copy, tmp_path):
     result = run_cli("build", "--sources", str(full_copy), "--today", TODAY, "--out", str(tmp_path / "out"), "-v")  # -v: a line per file
     assert result.code == 0, result.err

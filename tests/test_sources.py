@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import SOURCES
 from tests.kit.project import project_copy
 
@@ -59,6 +61,7 @@ def add_copy_of_first_exam(sources: Path, new_id: str) -> Path:
     return folder
 
 
+@pytest.mark.slow  # a copy of the project and pytest run again in a subprocess on it
 def test_a_second_exam_in_sources_breaks_no_test(tmp_path):
     """In a copy of the project with a second exam added to sources/, the tests that read sources/ pass
     (every other test ignores sources/, as test_no_other_test_reads_sources checks)."""

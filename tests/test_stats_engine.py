@@ -148,6 +148,7 @@ ROWS = st.lists(st.tuples(st.sampled_from(["u1", "u2", "u3", "u4", "u5", " u6 ",
                                            "2026-11-30T12:00:00", "yesterday"])), min_size=1, max_size=40)
 
 
+@pytest.mark.slow  # sixty hypothesis examples, each through both paths
 @settings(max_examples=60, deadline=None)
 @given(rows=ROWS)
 def test_any_long_file_gives_the_same_figures_or_the_same_first_error(fixture, rows):
@@ -204,6 +205,7 @@ def _rows(path: Path) -> list[list[str]]:
         return list(csv.reader(handle))
 
 
+@pytest.mark.slow  # the long answers file written and read in four formats
 def test_jsonl_parquet_and_gzip_give_the_figures_of_the_csv(fixture, long_csv):
     root, *_ = fixture
     path, expected = long_csv
@@ -231,6 +233,7 @@ def test_jsonl_parquet_and_gzip_give_the_figures_of_the_csv(fixture, long_csv):
     assert len(checked) == 4
 
 
+@pytest.mark.slow  # the long answers file split by month and read again
 def test_many_files_read_as_one_set(fixture, long_csv):
     """One file per month: the split answers give the figures of the whole (first attempts across files too)."""
     root, *_ = fixture
@@ -267,6 +270,7 @@ def test_since_counts_only_attempts_on_or_after_the_day(fixture):
     assert code == 2 and "expected a date such as 2026-09-01, got '1 November'" in err
 
 
+@pytest.mark.slow  # the long answers file rewritten and read again
 def test_a_file_the_engine_refuses_but_the_csv_module_reads_gives_the_same_figures(fixture, long_csv):
     """Lines of spaces and blank lines above the header: rewritten plainly for the engine, rows numbered as before."""
     root, *_ = fixture

@@ -34,7 +34,8 @@ from pipeline.console.crash import environment_message
 from pipeline.diagnostics import Diagnostic, Position, Severity
 from pipeline.errors import PipelineError, UsageError
 from pipeline.publish import noop
-from pipeline.settings.project import Settings
+from pipeline.settings import project as config
+from pipeline.settings.project import Settings, Unchecked
 from pipeline.settings.reader import resolve_today
 from pipeline.text.messages import did_you_mean
 from pipeline.text.terminal import for_terminal
@@ -51,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_options(parser, "build")
     add_output_options(parser)
     parser.add_argument("--force", action="store_true", help="rebuild every chosen output, even those whose inputs did not change")
+    parser.set_defaults(checks_settings_later=True)  # pipeline.toml is checked past the no-op test (cli/main.py)
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
@@ -79,7 +81,7 @@ def only_names(text: str) -> tuple[str, ...]:
 
 
 def out_folder(args: argparse.Namespace) -> Path:
-    settings: Settings = args.settings
+    settings: Settings | Unchecked = args.settings
     return args.out or settings.out or DEFAULT_OUT
 
 
@@ -167,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
     from pipeline.build import build  # past the no-op check: the checks, the view and the renderers
     from pipeline.settings.reader import Reader
 
+    args.settings = config.checked(args.settings)  # past the no-op test: every problem of pipeline.toml, as for any command
+    out = out_folder(args)
     reader = Reader(args.today, stats=True)  # the build's inputs, read once: validate checks them, build renders them
     result = validate_and_report(args, table=False, reader=reader)
     built = build([reader(content) for content in result.buildable], out, force=args.force, plans=plans(args))

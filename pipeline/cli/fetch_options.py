@@ -36,7 +36,7 @@ def add_fetch_options(parser: argparse.ArgumentParser) -> None:
 def allow_list(args: argparse.Namespace) -> AllowList:
     """The hosts of `--allow-host` only: a file in the content repository (pipeline.toml's `allow_hosts`) must
     not open loopback, private or metadata addresses to an audit that a CI job runs unattended; it is warned of."""
-    settings: Settings = getattr(args, "settings", None) or config.load()
+    settings: Settings = config.checked(getattr(args, "settings", None) or config.load())
     if settings.allow_hosts:
         at = settings.places.get(("allow_hosts",), (Position(1, 1), Position(1, 1)))[0]
         print(for_terminal(f"{settings.path}:{at.line}:{at.col}: warning: allow_hosts: not honoured: a file in the content repository "

@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--envs", type=Path, default=Path("build") / "examples" / "envs", metavar="DIR", help="where environments are cached (default: build/examples/envs)")
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="the date the checks judge by (default: SOURCE_DATE_EPOCH, else the clock)")
     parser.add_argument("--unsafe-no-sandbox", action="store_true", help="where bubblewrap cannot make a user namespace, run the code as plain processes anyway (only code you trust)")
+    parser.set_defaults(checks_settings_later=True)  # pipeline.toml is checked past the no-op test (cli/main.py)
 
 
 def _say(line: str) -> None:
@@ -72,6 +73,9 @@ def _full(args: argparse.Namespace, reader: Reader, chosen: dict, records: Path,
     """Validate, then draw each question whose hash or machine is not the lock's; remember what a run
     over the bytes left behind prints (when the sources validated and were not edited meanwhile)."""
     from pipeline.check.validate import validate  # past the no-op check: pydantic, the loader and the checks
+    from pipeline.settings import project as config
+
+    args.settings = config.checked(args.settings)  # pipeline.toml, checked here (cli/main.py): a broken setting stops the run
     from pipeline.cli.common import refused
     from pipeline.examples.environments import Environments
     from pipeline.examples.requirements import exam_requirements

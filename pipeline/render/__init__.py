@@ -25,8 +25,9 @@ class RenderContext:
     view: ExamView  # the exam, derived once: everything a renderer shows (pipeline/view/)
     out_dir: Path  # the staging folder for this exam: write here, never into the final folder
     previous_dir: Path | None = None  # the last build's folder for this exam, when there is one
-    paper: str = "a4"  # page size of printed outputs (`build --paper`): a CSS page size name, "a4" or "letter"
-    variants: str = "3"  # notes a varied question makes in the deck at most (`build --variants`): its variants 1..N
+    # The outputs' options chosen for this build (`build --paper`, `paper` in pipeline.toml), by name; an option not
+    # given is its default (OutputOption.default). Each output reads only its own (`Output.options`): `option()`.
+    options: Mapping[str, str] = field(default_factory=dict)
     # State an output keeps beside the sources across builds (`Output.state`, e.g. the deck's per-note times): the
     # build reads it in (`kept`) and writes back what a renderer puts in `keep` once the outputs are published, so
     # no renderer writes outside its output folder.
@@ -34,6 +35,10 @@ class RenderContext:
     keep: dict[str, str] = field(default_factory=dict)
     # What a renderer could not hold, one sentence each ("moodle: question X (ordering) skipped: ..."); build prints them.
     warnings: list[str] = field(default_factory=list)
+
+    def option(self, name: str) -> str:
+        """The chosen value of the option `name` (one of OPTIONS), else its default."""
+        return self.options.get(name, OPTIONS[name].default)
 
 
 Renderer = Callable[[RenderContext], list[Path]]
@@ -65,8 +70,9 @@ class Output:
     module: str | Renderer
     templates: tuple[str, ...] = ()
     leaves_out: frozenset[str] = frozenset()
-    options: tuple[str, ...] | None = ()  # RenderContext fields set from the command line that it reads (OPTIONS); None: all
+    options: tuple[str, ...] | None = ()  # the options it reads (OPTIONS, RenderContext.options); None: all
     places: str | None = None
+    options_model: str | None = None  # "module:Class": the pydantic model of its options, which pipeline.toml is checked against
     state: tuple[str, ...] = ()  # files it keeps in the exam's source folder across builds (see RenderContext.kept)
     npm: tuple[str, ...] = ()  # npm packages whose files it copies into its output (pipeline/render/vendor.py)
     writes: str = ""
@@ -81,8 +87,10 @@ OPTIONS = {option.name: option for option in (PAPER, VARIANTS)}  # every option 
 # the tool behind it; the tools' names stay as aliases.
 RENDERERS: dict[str, Output | str | Renderer] = {
     "guide": Output("pipeline.render.guide.pdf", ("guide",), SOURCE_PLACE, ("paper",), "pipeline.render.guide.places:places",
+                    options_model="pipeline.render.guide.options:GuideOptions",
                     writes="study-guide.pdf", aliases=("pdf",)),
     "deck": Output("pipeline.render.anki.deck", ("anki",), SOURCE_PLACE, ("variants",), places="pipeline.render.anki.deck_notes:places",
+                   options_model="pipeline.render.anki.options:DeckOptions",
                    state=("deck.state.json",), writes="deck.apkg, deck-changes.json", aliases=("anki",)),
     "bank": Output("pipeline.render.bank", writes="bank.json"),
     "site": Output("pipeline.render.site.site", ("site",), SOURCE_PLACE, places="pipeline.render.site.paths:places", npm=("ts-fsrs",),

@@ -14,9 +14,12 @@ the defaults.
     [exams.nca-genm]                      # per exam: outputs, strict and the outputs' options
     outputs = ["guide"]
 
-The command line wins over the exam's table, which wins over the top level. Output names and their
-options come from the output registry (pipeline/render/__init__.py), so a new output's option is a
-setting here with no change to this file.
+The command line wins over the exam's table, which wins over the top level. The file is checked through
+one settings model (pipeline/settings/model.py) composed of the options model each output declares in its
+own module (e.g. pipeline/render/guide/options.py), so a new output's option is a setting here with no
+change to this file; this module reads the file, says each error at its place and makes the light value a
+build reads (`Settings`). `build` and `variants` read it unchecked (`Unchecked`) and check it past their
+no-op test.
 
 The file is read within bounds like any file handed to the pipeline: at most MAX_BYTES, nested at most MAX_DEPTH
 arrays and inline tables (tomlkit recurses, so a deeper file would end in a RecursionError).
@@ -24,7 +27,7 @@ arrays and inline tables (tomlkit recurses, so a deeper file would end in a Recu
 
 from __future__ import annotations
 
-import os
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -90,77 +93,23 @@ class _Problems:
     def add(self, key: tuple[str, ...], message: str, *, at_value: bool = False) -> None:
         key_at, value_at = self.places.get(key, (Position(1, 1), Position(1, 1)))
         where = value_at if at_value else key_at
-        self.lines.append((where, f"{self.path}:{where.line}:{where.col}: error: {'.'.join(key)}: {message} [config]"))
+        line = f"{self.path}:{where.line}:{where.col}: error: {'.'.join(key)}: {message} [config]"
+        if (where, line) not in self.lines:  # one bad item of a list is one line, however many items pydantic names
+            self.lines.append((where, line))
 
     def raise_any(self) -> None:
         if self.lines:
             raise UsageError("\n".join(line for _, line in sorted(self.lines, key=lambda pair: pair[0])))
 
 
-def _outputs(value: Any, key: tuple[str, ...], problems: _Problems) -> tuple[str, ...] | None:
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        problems.add(key, f"expected a list of output names, e.g. [\"guide\", \"deck\"] (outputs: {registry.listing()})", at_value=True)
-        return None
-    names = []
-    for text in value:
-        name = registry.resolve_output(text)
-        if name is None:
-            problems.add(key, f"no output is called '{text}'{did_you_mean(text, _output_words())} (outputs: {', '.join(registry.output_names())})", at_value=True)
-        elif name not in names:
-            names.append(name)
-    return tuple(names)
-
-
-def _output_words() -> list[str]:
-    return [*registry.output_names(), *(a for e in registry.RENDERERS.values() for a in registry.output(e).aliases)]
-
-
-def _bool(value: Any, key: tuple[str, ...], problems: _Problems) -> bool | None:
-    if isinstance(value, bool):
-        return value
-    problems.add(key, f"expected true or false, got {value!r}", at_value=True)
-    return None
-
-
-def _option(name: str, value: Any, key: tuple[str, ...], problems: _Problems) -> str | None:
-    owner, option = registry.options()[name]
-    if isinstance(value, str) and value.lower() in option.choices:
-        return value.lower()
-    hint = did_you_mean(str(value), option.choices)
-    problems.add(key, f"{option.help} ({owner}): expected one of {', '.join(option.choices)}, got {value!r}{hint}", at_value=True)
-    return None
-
-
-def _exam_settings(table: Mapping[str, Any], prefix: tuple[str, ...], problems: _Problems, allowed: list[str]) -> ExamSettings:
-    outputs, strict, options = None, None, {}
-    for name, value in table.items():
-        key = (*prefix, name)
-        if name == "outputs":
-            outputs = _outputs(value, key, problems)
-        elif name == "strict":
-            strict = _bool(value, key, problems)
-        elif name in registry.options():
-            if (chosen := _option(name, value, key, problems)) is not None:
-                options[name] = chosen
-        elif name in _top_keys() and name not in allowed:
-            problems.add(key, f"a setting of the top level only, not of an exam (settings here: {', '.join(allowed)})")
-        elif name not in allowed:
-            problems.add(key, f"unknown setting{did_you_mean(name, allowed)} (settings here: {', '.join(allowed)})")
-    return ExamSettings(outputs, strict, options)
-
-
-def _exam_keys() -> list[str]:
-    return ["outputs", "strict", *registry.options()]
-
-
-def _top_keys() -> list[str]:
-    return [*_exam_keys(), "out", "allow_hosts", EXAMS]
-
-
 def parse(text: str, path: Path = CONFIG) -> Settings:
-    """The settings in `text`; a UsageError listing every problem, each at its line."""
+    """The settings in `text`, checked through the settings model (pipeline/settings/model.py); a UsageError
+    listing every problem, each at its line."""
     import tomlkit  # only when there is a file to read
+    from pydantic import ValidationError
     from tomlkit.exceptions import ParseError
+
+    from pipeline.settings import model
 
     try:
         data = tomlkit.parse(text).unwrap()
@@ -168,44 +117,62 @@ def parse(text: str, path: Path = CONFIG) -> Settings:
         where, message = tomlhints.syntax_error(text, exc.line, exc.col, str(exc))
         raise UsageError(f"{path}:{where.line}:{where.col}: error: {message} [config]") from None
     located = places(text)
-    problems = _Problems(path, located)
-    default = _exam_settings({k: v for k, v in data.items() if k not in ("out", "allow_hosts", EXAMS)}, (), problems, _top_keys())
-    out = _path(data.get("out"), problems, path.absolute().parent)
-    hosts = data.get("allow_hosts", [])
-    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
-        problems.add(("allow_hosts",), 'expected a list of HOST or HOST:PORT strings, e.g. ["127.0.0.1:8000"]', at_value=True)
-        hosts = []
-    exams = {}
-    tables = data.get(EXAMS, {})
-    if not isinstance(tables, dict):
-        problems.add((EXAMS,), "expected tables, one per exam: [exams.EXAM-ID]", at_value=True)
-        tables = {}
-    for exam_id, table in tables.items():
-        if not isinstance(table, dict):
-            problems.add((EXAMS, exam_id), f"expected a table of settings for exam '{exam_id}' ({', '.join(_exam_keys())})", at_value=True)
-            continue
-        exams[exam_id] = _exam_settings(table, (EXAMS, exam_id), problems, _exam_keys())
-    problems.raise_any()
-    return Settings(path, out, tuple(hosts), default, exams, located)
+    try:
+        checked = model.ProjectSettings.model_validate(data, context={"content": path.absolute().parent})
+    except ValidationError as exc:
+        problems = _Problems(path, located)
+        for error in exc.errors(include_url=False):
+            key, message, at_value = model.explain(error)
+            problems.add(key, message, at_value=at_value)
+        problems.raise_any()
+        raise AssertionError("a validation error with no problem") from exc  # raise_any raised: every error says one
+    exams = {exam_id: _exam_settings(table) for exam_id, table in checked.exams.items()}
+    out = Path(checked.out) if checked.out is not None else None
+    return Settings(path, out, tuple(checked.allow_hosts), _exam_settings(checked), exams, located)
 
 
-def _path(value: Any, problems: _Problems, content: Path) -> Path | None:
-    """`out`: a relative folder inside the content folder (where pipeline.toml is). A file in the content
-    repository must not point the build at /etc or ../..; an absolute folder is the command line's (--out)."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value.strip() or "\0" in value:
-        problems.add(("out",), f"expected a folder name, e.g. \"build\", got {value!r}", at_value=True)
-        return None
-    inside = Path(os.path.realpath(content / value)).is_relative_to(Path(os.path.realpath(content)))
-    if Path(value).is_absolute() or not inside or os.path.normpath(value) == ".":
-        problems.add(("out",), f"expected a folder inside the content folder, e.g. \"build\", got {value!r} "
-                               "(an absolute folder or one outside is only taken from the command line: --out DIR)", at_value=True)
-        return None
-    return Path(value)
+def _exam_settings(table: Any) -> ExamSettings:
+    """A checked table as the value a build reads: outputs in order, each once; only the options it set."""
+    outputs = tuple(dict.fromkeys(table.outputs)) if table.outputs is not None else None
+    options = {name: getattr(table, name) for name in registry.options() if getattr(table, name) is not None}
+    return ExamSettings(outputs, table.strict, options)
 
 
-def load(path: Path = CONFIG) -> Settings:
+@dataclass(frozen=True)
+class Unchecked:
+    """pipeline.toml read but not yet checked, for a command that may stop before it needs the settings (a no-op
+    `build` or `variants`): its fingerprint hashes the file's bytes (`digest`), and the last run's record is looked
+    for in the `out` the file names. A record is kept only by a run that checked these very bytes with this very
+    code (both are in the fingerprint), so a hit needs no check; a miss calls `checked()`, which says every
+    problem as `load` does."""
+
+    path: Path
+    text: str = field(repr=False)
+    digest: str
+
+    @property
+    def out(self) -> Path | None:
+        """The folder the file names, unchecked: only where to look for a record (a broken file has none)."""
+        import tomllib  # the standard library's: no pydantic, no tomlkit on the no-op path
+
+        try:
+            value = tomllib.loads(self.text).get("out")
+        except tomllib.TOMLDecodeError:
+            return None
+        return Path(value) if isinstance(value, str) and value.strip() and "\0" not in value else None
+
+    def checked(self) -> Settings:
+        return parse(self.text, self.path)
+
+
+def checked(settings: Settings | Unchecked) -> Settings:
+    """The settings, checked now if they were read with `load(check=False)`."""
+    return settings.checked() if isinstance(settings, Unchecked) else settings
+
+
+def load(path: Path = CONFIG, *, check: bool = True) -> Settings | Unchecked:
+    """The settings of `path`, checked; with `check=False` a file is only read (`Unchecked`): the caller checks it
+    when it goes past its no-op test. A missing file is the defaults either way."""
     try:
         with open(path, "rb") as handle:
             text = handle.read(MAX_BYTES + 1).decode("utf-8")
@@ -216,6 +183,8 @@ def load(path: Path = CONFIG) -> Settings:
     if len(text) > MAX_BYTES:
         raise UsageError(f"{path}:1:1: error: the settings file is over {MAX_BYTES:,} bytes; it holds a few lines [config]")
     _check_depth(path, text)
+    if not check:
+        return Unchecked(path, text, hashlib.sha256(text.encode()).hexdigest())
     return parse(text, path)
 
 
@@ -235,7 +204,7 @@ def _check_depth(path: Path, text: str) -> None:
 
 
 def allow_hosts(path: Path = CONFIG) -> list[str]:
-    return list(load(path).allow_hosts)
+    return list(checked(load(path)).allow_hosts)
 
 
 # -- where each key stands ---------------------------------------------------------------------------

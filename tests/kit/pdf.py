@@ -25,7 +25,7 @@ def load_sample(sources: Path = FULL):
 
 def context(content, out_dir: Path, *, lock: CitationLock | None = None, source_date: dt.datetime | None = None, **options) -> RenderContext:
     view = build_view(dataclasses.replace(exam_inputs(content), citations=lock) if lock else exam_inputs(content), when=source_date)
-    return RenderContext(view, out_dir, **options)
+    return RenderContext(view, out_dir, options=options)
 
 
 def render_into(content, folder: Path, **changes) -> PdfReader:

@@ -25,7 +25,7 @@ CHANGES_FILE = "deck-changes.json"
 
 
 def render(ctx: RenderContext) -> list[Path]:
-    notes, media = with_media(deck_notes.notes(ctx.view, ctx.warnings, variants=int(ctx.variants)), ctx.view.media)
+    notes, media = with_media(deck_notes.notes(ctx.view, ctx.warnings, variants=int(ctx.option("variants"))), ctx.view.media)
     models = {t: note_types.genanki_model(t) for t in note_types.NOTE_TYPES if any(n.note_type == t for n in notes)}
     previous = apkg.read(ctx.previous_dir / DECK_FILE) if ctx.previous_dir else None
     changes = deck_changes.compare(previous, snapshot(notes, models.values()))

@@ -98,5 +98,5 @@ def build_guide(ctx: RenderContext) -> Guide:
         references=tuple(reference_facts(r) for r in view.references),
         reviews=tuple(appendix.reviews(view)),
         source_date=view.source_date,
-        paper=ctx.paper,
+        paper=ctx.option("paper"),
     )
