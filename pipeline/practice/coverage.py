@@ -8,8 +8,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pipeline.load.content import ExamContent
+from pipeline.shapes import registry
 from pipeline.shapes.order import LETTERS
-from pipeline.shapes.parts import Choices
 from schema.bank import Coverage, DroppedQuestion, Flag, ObjectiveCoverage, SectionCoverage
 from schema.models import Objective, Section
 
@@ -46,10 +46,11 @@ def _percent(part: int, whole: int) -> float:
 def _mix(questions: list[QuestionView]) -> dict[str, dict[str, int]]:
     """Types, difficulties, authored types, and where correct answers of one-answer choices (3+ options) sit
     (numbers stand in numerical order, where the answer's place says nothing: the balance is the others')."""
-    singles = [p for q in questions for p in q.parts if isinstance(p, Choices) and not p.multiple and not p.true_false and not p.numeric
-               and len(p.options) >= 3]
-    width = max((len(p.options) for p in singles), default=0)
-    positions = Counter(o.letter for p in singles for o in p.correct)
+    parts = [p for q in questions for p in q.parts]
+    keys = [k for p in parts if (one_key := registry.hook(p, "one_key")) and (k := one_key(p))]  # the shape says
+    singles = [k for k in keys if k.drawn and len(k.letters) >= 3]
+    width = max((len(k.letters) for k in singles), default=0)
+    positions = Counter(k.letters[k.place] for k in singles)
     return {
         "by_type": dict(sorted(Counter(q.type for q in questions).items())),
         "by_difficulty": dict(sorted(Counter(q.difficulty for q in questions).items())),

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+from pipeline.shapes.parts import Part
 from pipeline.text import images
 from pipeline.text.markdown import to_html, to_inline_html
 from pipeline.text.plaintext import shorten, to_plain
@@ -25,17 +25,10 @@ from schema.bank import (
     BankCitation,
     BankExam,
     BankMedia,
-    BankOption,
-    BankPair,
     BankQuestion,
     BankSection,
     BankVariant,
-    ChoicesPart,
-    NumericPart,
-    PairsPart,
-    SequencePart,
     SourceRef,
-    TextPart,
 )
 
 if TYPE_CHECKING:  # the registry in pipeline/render/__init__.py imports this module
@@ -82,31 +75,6 @@ def _variant(v: VariantView) -> BankVariant:
 
 def _choice(item) -> BankChoice:
     return BankChoice(id=item.id, letter=item.letter, text=item.text_md, text_html=to_inline_html(item.text_md))
-
-
-def _choices(p: Choices) -> ChoicesPart:
-    options = [BankOption(id=o.id, letter=o.letter, text=o.text_md, text_html=o.text_md if p.true_false else to_inline_html(o.text_md),
-                          correct=o.correct) for o in p.options]
-    return ChoicesPart(shape="choices", multiple=p.multiple, true_false=p.true_false, numeric=p.numeric, options=options)
-
-
-def _text(p: Text) -> TextPart:
-    model = p.model_answer_md
-    return TextPart(shape="text", accepted=list(p.accepted), model_answer=model, model_answer_html=to_html(model) if model else None, long=p.long)
-
-
-def _pairs(p: Pairs) -> PairsPart:
-    prompts = [BankPair(id=x.id, prompt=x.text_md, prompt_html=to_inline_html(x.text_md), answer_id=x.answer_id) for x in p.prompts]
-    return PairsPart(shape="pairs", prompts=prompts, answers=[_choice(a) for a in p.answers])
-
-
-def _sequence(p: Sequence) -> SequencePart:
-    return SequencePart(shape="sequence", items=[_choice(i) for i in p.items], correct_order=list(p.correct_order))
-
-
-def _numeric(p: Numeric) -> NumericPart:
-    return NumericPart(shape="numeric", value=p.value, value_text=p.value_text, tolerance=p.tolerance, tolerance_text=p.tolerance_text,
-                       low=p.low, high=p.high, unit=p.unit)
 
 
 def bank_part(part: Part):

@@ -1,6 +1,6 @@
 """The one registry of interaction shapes: every dispatch on a shape, in Python, asks this module.
 
-A shape is one module (`pipeline/shapes/choices.py`) or one folder (`pipeline/shapes/cloze/`) that defines
+A shape is one module or one folder (`pipeline/shapes/choices/`, `pipeline/shapes/cloze/`) that defines
 `SHAPE = Shape(...)`: its part's dataclass, its grading rule as data and the interpreter of that rule, its
 answer text (the dataclass's `answer_md`), the right answers a term index reads, and, for each output in
 `OUTPUTS`, the writer that output calls or a `Reason` it has none. A writer is named by reference
@@ -54,7 +54,28 @@ class Shape:
     bank_model: type | None = None  # a folder shape's own bank.json model (schema/bank.py adds it to the union)
     docs: str = ""  # one line for the contributors' docs
     rank: int = 100  # where the shape is listed (docs, schema, tables): by rank, then name
-    extra: Mapping[str, object] = field(default_factory=dict)
+    extra: Mapping[str, object] = field(default_factory=dict)  # the shape's capabilities, by name in HOOKS
+
+
+# The capabilities a shape may declare in `extra` (a shape without one has none of it). The analyses that used
+# to test a part's class ask `hook` instead, so a shape module is the one place that says what its parts allow:
+#   option_stats: True - a response is a set of the part's option ids (stats: per-option counts, distractors)
+#   one_key: part -> OneKey | None - the options of a part with exactly one right option, and its place
+#            (variants' stress: key position and extremes; coverage: where the answers sit)
+#   tolerance: part -> (value, low, high) - a number graded within a window (variants' stress: overlaps)
+#   anki_cards: "module:function" (question, part) -> [(key, question)] - the part split over several cards
+HOOKS = ("option_stats", "one_key", "tolerance", "anki_cards")
+
+
+@dataclass(frozen=True)
+class OneKey:
+    """A part with one right option: the options' texts and letters in display order, the right one's place,
+    and whether that place was drawn (False for True/False and numbers in order: their place says nothing)."""
+
+    texts: tuple[str, ...]
+    letters: tuple[str, ...]
+    place: int
+    drawn: bool
 
 
 _NOT_SHAPES = {"grading", "order", "parts", "registry"}
@@ -123,6 +144,16 @@ def writers(output: str) -> dict[str, str]:
 def reasons(output: str) -> dict[str, str]:
     """Shape name -> why `output` cannot write it."""
     return {name: s.writers[output].text for name, s in shapes().items() if isinstance(s.writers.get(output), Reason)}
+
+
+def hook(part_or_name: object, name: str):
+    """The capability `name` (one of HOOKS) of a part's shape, or None when the shape does not declare it;
+    a "module:function" reference is resolved (so a low shape module may name a renderer's function)."""
+    if name not in HOOKS:
+        raise KeyError(f"no shape hook {name!r} (known: {', '.join(HOOKS)})")
+    spec = named(part_or_name) if isinstance(part_or_name, str) else of(part_or_name)
+    found = spec.extra.get(name)
+    return _resolve(found) if isinstance(found, str) else found
 
 
 def missing(spec: Shape) -> list[str]:

@@ -15,7 +15,6 @@ from functools import cached_property
 
 from pipeline.shapes import registry
 from pipeline.shapes.grading import normalise, rule
-from pipeline.shapes.parts import Choices, Pairs, Sequence
 from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
@@ -46,12 +45,13 @@ class ItemKey:
     answer_texts: tuple[tuple[str, str], ...] = ()  # pairs: (answer id, plain text)
     item_texts: tuple[tuple[str, str], ...] = ()  # sequence: (item id, plain text)
     self_graded: bool = False  # a person judges it (an essay): no score is counted from the response
+    option_stats: bool = False  # a response is a set of option ids (the shape's `option_stats` capability)
     source_file: str = ""
     source_line: int = 0
 
     @property
     def is_choice(self) -> bool:
-        return self.shape == "choices"
+        return self.option_stats
 
     @property
     def auto(self) -> bool:
@@ -81,21 +81,9 @@ def key_of(q: QuestionView) -> ItemKey:
     """The one place that reads a question view: its first part (every type has one) and its place."""
     part = q.parts[0]
     fields = registry.writer(part, "stats_key")(part)  # what the shape's reader needs of the part's texts
-    return ItemKey(id=q.id, type=q.type, shape=registry.of(part).name, stem=to_plain(q.stem_md), rule=rule(part),
-                   self_graded=registry.of(part).self_graded(part), source_file=q.source_file, source_line=q.source_line, **fields)
-
-
-def choices_fields(part: Choices) -> dict:
-    return {"options": tuple(OptionKey(o.id, o.letter, to_plain(o.text_md), o.correct) for o in part.options)}
-
-
-def pairs_fields(part: Pairs) -> dict:
-    return {"prompt_texts": tuple((p.id, to_plain(p.text_md)) for p in part.prompts),
-            "answer_texts": tuple((a.id, to_plain(a.text_md)) for a in part.answers)}
-
-
-def sequence_fields(part: Sequence) -> dict:
-    return {"item_texts": tuple((i.id, to_plain(i.text_md)) for i in part.items)}
+    spec = registry.of(part)
+    return ItemKey(id=q.id, type=q.type, shape=spec.name, stem=to_plain(q.stem_md), rule=rule(part),
+                   self_graded=spec.self_graded(part), option_stats=bool(registry.hook(part, "option_stats")), source_file=q.source_file, source_line=q.source_line, **fields)
 
 
 def no_fields(part: object) -> dict:

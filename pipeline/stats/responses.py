@@ -83,23 +83,6 @@ def from_ids(key: ItemKey, raw: str) -> tuple[tuple[str, ...] | None, object]:
     return read(key, raw, "ids")
 
 
-def read_choices(key: ItemKey, raw: str, form: str) -> tuple[tuple[str, ...], list[str]]:
-    chosen = choices_from_ids(key, raw) if form == "ids" else choices_from_summary(key, raw, "; ")
-    return chosen, list(chosen)
-
-
-def read_pairs(key: ItemKey, raw: str, form: str) -> tuple[None, dict[str, str]]:
-    if form == "ids":
-        return None, {p.strip(): a.strip() for p, _, a in (part.partition("=") for part in raw.split("|")) if a}
-    return None, pairs_from_texts(key, [part.partition(" -> ")[::2] for part in raw.split("; ")])  # qtype_match
-
-
-def read_sequence(key: ItemKey, raw: str, form: str) -> tuple[None, list[str]]:
-    if form == "ids":
-        return None, [part.strip() for part in raw.split("|") if part.strip()]
-    return None, order_from_texts(key, raw.split("; "))
-
-
 def read_as_given(key: ItemKey, raw: str, form: str) -> tuple[None, str]:
     """A typed answer (text, a number): the response is the text itself, in either form."""
     return None, raw

@@ -21,7 +21,7 @@ from typing import Any
 
 from pipeline.questions import QuestionBase
 from pipeline.questions import type_of as _type_of
-from pipeline.shapes.parts import Choices, Numeric
+from pipeline.shapes import registry
 from pipeline.text.plaintext import to_plain
 from pipeline.variants.lock import LockedFinding
 from pipeline.variants.made import Variant, VariantInvalid, make_variant
@@ -128,15 +128,16 @@ def _judge(q: QuestionBase, made: Variant, found, result: Stress) -> list[tuple[
     seed, bounds, keys = made.seed, q.variants.bounds, []
     answer = None
     for part in parts:
-        if isinstance(part, Numeric):
-            answer = part.value
+        tolerance, one_key = registry.hook(part, "tolerance"), registry.hook(part, "one_key")
+        if tolerance is not None:
+            answer, low, high = tolerance(part)
             for name in q.variants.distractors:
                 wrong = _as_number(made.values.get(name))
-                if wrong is not None and part.low <= wrong <= part.high and not math.isclose(wrong, part.value):
-                    found("variant-tolerance-overlap", seed, f"seed {seed}: the tolerance window [{part.low:g}, {part.high:g}] takes the distractor {name} = {wrong:g}")
-        elif isinstance(part, Choices) and not part.multiple:
-            numbers = [_as_number(o.text_md) for o in part.options]
-            place = next(i for i, o in enumerate(part.options) if o.correct)
+                if wrong is not None and low <= wrong <= high and not math.isclose(wrong, answer):
+                    found("variant-tolerance-overlap", seed, f"seed {seed}: the tolerance window [{low:g}, {high:g}] takes the distractor {name} = {wrong:g}")
+        elif one_key is not None and (key := one_key(part)) is not None:
+            numbers = [_as_number(t) for t in key.texts]
+            place = key.place
             extreme = "-"
             if all(n is not None for n in numbers):
                 answer = numbers[place]

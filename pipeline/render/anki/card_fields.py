@@ -12,7 +12,6 @@ from html import escape
 
 from pipeline.practice import term_forms
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text import cloze, markdown, word_forms
 from pipeline.view.model import CitationView, ExampleView, QuestionView, SeeView
 
@@ -157,55 +156,6 @@ def instruction(question: QuestionView) -> str:
 
 def _lettered(items) -> str:
     return "".join(f"<li>{inline_html(i.text_md)}</li>" for i in items).join(('<ol type="A">', "</ol>"))
-
-
-def _choices_front(part: Choices) -> str:
-    return "" if part.true_false else _lettered(part.options)
-
-
-def _pairs_front(part: Pairs) -> str:
-    # prompts numbered 1, 2... and answers lettered A, B...: the back says "1. prompt → B. answer"
-    prompts = "".join(f"<li>{inline_html(p.text_md)}</li>" for p in part.prompts).join(('<ol class="prompts" type="1">', "</ol>"))
-    return prompts + '<div class="label">Answers</div>' + _lettered(part.answers)
-
-
-def _numeric_front(part: Numeric) -> str:
-    return f'<div class="unit">Give the number in {escape(part.unit)}.</div>' if part.unit else ""
-
-
-def _choices_back(part: Choices) -> str:
-    """True / False for a statement; else every option where the front showed it, the right ones marked."""
-    if part.true_false:
-        return escape(part.correct[0].text_md)
-    items = "".join(f'<li class="{"right" if o.correct else "dim"}">{inline_html(o.text_md)}{" ✓" if o.correct else ""}</li>' for o in part.options)
-    return f'<ol type="A" class="marked">{items}</ol>'
-
-
-def _text_back(part: Text) -> str:
-    """A fill-in's accepted answers (the model answer has a field of its own)."""
-    return " / ".join(escape(a) for a in part.accepted) if part.auto and not part.model_answer_md else ""
-
-
-def _pairs_back(part: Pairs) -> str:
-    lines = [f"{n}. {inline_html(p.text_md)} → {part.answer_of(p).letter}. {inline_html(part.answer_of(p).text_md)}"
-             for n, p in enumerate(part.prompts, start=1)]
-    return "".join(f"<li>{line}</li>" for line in lines).join(("<ul>", "</ul>"))
-
-
-def _sequence_back(part: Sequence) -> str:
-    return "".join(f"<li>{i.letter}. {inline_html(i.text_md)}</li>" for i in part.in_order()).join(("<ol>", "</ol>"))
-
-
-def _numeric_back(part: Numeric) -> str:
-    return escape(part.answer_md())
-
-
-def _nothing_front(part) -> str:
-    return ""
-
-
-def _sequence_front(part: Sequence) -> str:
-    return _lettered(part.items)
 
 
 # Each shape names its writers (pipeline/shapes/registry.py): anki_front, what the front shows besides the

@@ -8,7 +8,7 @@ second one. Term names are unique in an exam regardless of case, so a term's key
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from html import escape
 
 import genanki
@@ -19,8 +19,6 @@ from pipeline.render.anki.note_types import CLOZE, EXAMPLE, QUESTION, TERM, TERM
 from pipeline.render.feedback import report_url
 from pipeline.render.support import holds, writable
 from pipeline.shapes import registry
-from pipeline.shapes.order import LETTERS
-from pipeline.shapes.parts import Pairs
 from pipeline.text import cloze
 from pipeline.text.linebreaks import one_line
 from pipeline.view.model import CheckPromptView, ExampleView, ExamView, KeyPointView, ObjectiveView, QuestionView
@@ -96,7 +94,6 @@ def term_note(place: _Place, code: str, term: Term) -> DeckNote:
 
 # The shapes a card can show: those with both a front and a back writer (pipeline/shapes/registry.py).
 ANKI = {name: ref for name, ref in registry.writers("anki_back").items() if name in registry.writers("anki_front")}
-CARD_PAIRS = 4  # a matching card holds at most four pairs: more is a page to read, not a card to recall
 
 
 def question_note(place: _Place, code: str, question: QuestionView, key: str | None = None) -> DeckNote:
@@ -110,26 +107,6 @@ def question_note(place: _Place, code: str, question: QuestionView, key: str | N
     )
     tags = _tags(place, code, "question", question.type) + ((_tags(place, code, "drill")[1],) if question.generated else ())
     return DeckNote(_guid(place, "question", key or question.id), QUESTION, fields, tags, place.deck)
-
-
-def matching_parts(question: QuestionView) -> list[tuple[str, QuestionView]]:
-    """A matching question as cards of at most CARD_PAIRS pairs, each with its pairs' answers, the extra
-    answers and (when it has none) one answer of another part, so no card's last pair falls out by
-    elimination; letters re-drawn per card. With CARD_PAIRS or fewer it stays one card under its own id."""
-    part = next(p for p in question.parts if isinstance(p, Pairs))
-    if len(part.prompts) <= CARD_PAIRS:
-        return [(question.id, question)]
-    chunks = [part.prompts[i : i + CARD_PAIRS] for i in range(0, len(part.prompts), CARD_PAIRS)]
-    matched = {p.answer_id for p in part.prompts}
-    extras = {a.id for a in part.answers if a.id not in matched}
-    cards = []
-    for n, chunk in enumerate(chunks, start=1):
-        own = {p.answer_id for p in chunk}
-        wrong = extras or {next(p.answer_id for c in chunks if c is not chunk for p in c)}
-        shown = [a for a in part.answers if a.id in own | wrong]
-        answers = tuple(replace(a, letter=LETTERS[i]) for i, a in enumerate(shown))
-        cards.append((f"{question.id}#part-{n}", replace(question, parts=(replace(part, prompts=chunk, answers=answers),))))
-    return cards
 
 
 def check_yourself_note(place: _Place, code: str, objective: ObjectiveView, number: int, prompt: CheckPromptView) -> DeckNote:
@@ -186,9 +163,11 @@ def _variants(question: QuestionView, most: int) -> list[tuple[QuestionView, str
 
 def _parts(question: QuestionView, variant_key: str | None = None) -> list[tuple[str | None, QuestionView]]:
     """(note key, card) per card of the question: None keys the note by the question's own id."""
-    if not any(isinstance(p, Pairs) for p in question.parts):
+    # the shape of a part that cards split (pairs: a long matching) says how; the others are one card
+    split = next(((hook, p) for p in question.parts if (hook := registry.hook(p, "anki_cards"))), None)
+    if split is None:
         return [(variant_key, question)]
-    cards = matching_parts(question)  # keyed <id> or <id>#part-N
+    cards = split[0](question, split[1])  # keyed <id> or <id>#part-N
 
     def key_of(key: str) -> str | None:
         if variant_key is None:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from pipeline.render.explained import Explained, explaining_points
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text.plaintext import to_plain
 from pipeline.text.slug import slug
 from pipeline.view.model import PRACTICE_RULES, ExamView, ObjectiveView, QuestionView
@@ -66,27 +65,6 @@ class ExamItem:
     def answer_text(self) -> str:
         """The answer in a few words: letters, True/False, pairs, an order, the accepted words or the number."""
         return "; ".join(registry.writer(part, "guide")(part) for part in self.question.parts)
-
-
-def _choices_key(part: Choices) -> str:
-    return part.correct[0].text_md if part.true_false else ", ".join(o.letter for o in part.correct)
-
-
-def _text_key(part: Text) -> str:
-    # the whole model answer: the key is where a reader checks theirs
-    return " / ".join(part.accepted) if part.auto else to_plain(part.model_answer_md or "")
-
-
-def _pairs_key(part: Pairs) -> str:
-    return ", ".join(f"{n}–{part.answer_of(p).letter}" for n, p in enumerate(part.prompts, start=1))
-
-
-def _sequence_key(part: Sequence) -> str:
-    return ", ".join(i.letter for i in part.in_order())
-
-
-def _numeric_key(part: Numeric) -> str:
-    return part.answer_md()
 
 
 def _review_anchor(question: QuestionView, objective: ObjectiveView, points: set[str]) -> str:

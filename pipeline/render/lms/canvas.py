@@ -27,9 +27,7 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Text
 from pipeline.text import images
-from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 MATH = "mathml"  # formulas as MathML, which QTI 2.1 items may hold (pipeline/text/formulas.py)
@@ -56,59 +54,15 @@ def _field(label: str, value: str) -> str:
     return f"<qtimetadatafield><fieldlabel>{label}</fieldlabel><fieldentry>{escape(value)}</fieldentry></qtimetadatafield>"
 
 
-def _labels(part: Choices) -> str:
-    return "".join(f'<response_label ident="{o.id}">{_mattext(inline_html(o.text_md))}</response_label>' for o in part.options)
-
-
 def _full_marks(condition: str) -> str:
     return (f'<respcondition continue="No"><conditionvar>{condition}</conditionvar>'
             '<setvar action="Set" varname="SCORE">100</setvar></respcondition>')
-
-
-def _choices(part: Choices) -> tuple[str, str, str]:
-    cardinality = "Multiple" if part.multiple else "Single"
-    response = f'<response_lid ident="response1" rcardinality="{cardinality}"><render_choice>{_labels(part)}</render_choice></response_lid>'
-    if part.multiple:
-        tests = "".join(f'<varequal respident="response1">{o.id}</varequal>' if o.correct else
-                        f'<not><varequal respident="response1">{o.id}</varequal></not>' for o in part.options)
-        kind, condition = "multiple_answers_question", f"<and>{tests}</and>"
-    else:
-        kind = "true_false_question" if part.true_false else "multiple_choice_question"
-        condition = f'<varequal respident="response1">{part.correct[0].id}</varequal>'
-    return kind, response, _full_marks(condition), ",".join(o.id for o in part.options)
 
 
 def _text_response(fibtype: str = "") -> str:
     attr = f' fibtype="{fibtype}"' if fibtype else ""
     return (f'<response_str ident="response1" rcardinality="Single"><render_fib{attr}>'
             '<response_label ident="answer1" rshuffle="No"/></render_fib></response_str>')
-
-
-def _text(part: Text) -> tuple[str, str, str]:
-    """A fill-in (`short_answer_question`: Canvas compares case-insensitively); without accepted answers, an essay."""
-    if part.auto:
-        condition = "".join(f'<varequal respident="response1">{escape(a)}</varequal>' for a in part.accepted)
-        return "short_answer_question", _text_response(), _full_marks(condition), ""
-    return "essay_question", _text_response(), '<respcondition continue="No"><conditionvar><other/></conditionvar></respcondition>', ""
-
-
-def _pairs(part: Pairs) -> tuple[str, str, str]:
-    """One response per prompt, each offering every answer; each right pair adds an equal share."""
-    labels = "".join(f'<response_label ident="{a.id}">{_mattext(to_plain(a.text_md), "text/plain")}</response_label>' for a in part.answers)
-    responses = "".join(f'<response_lid ident="response_{p.id}">{_mattext(to_plain(p.text_md), "text/plain")}'
-                        f"<render_choice>{labels}</render_choice></response_lid>" for p in part.prompts)
-    step = f"{100 / len(part.prompts):.2f}"
-    conditions = "".join(f'<respcondition><conditionvar><varequal respident="response_{p.id}">{p.answer_id}</varequal></conditionvar>'
-                         f'<setvar varname="SCORE" action="Add">{step}</setvar></respcondition>' for p in part.prompts)
-    return "matching_question", responses, conditions, ",".join(a.id for a in part.answers)
-
-
-def _numeric(part: Numeric) -> tuple[str, str, str]:
-    """`numerical_question` as Canvas exports an answer with a margin: the exact value, or anything in the range."""
-    condition = (f'<or><varequal respident="response1">{_number(part.value)}</varequal><and>'
-                 f'<vargte respident="response1">{_number(part.low)}</vargte><varlte respident="response1">{_number(part.high)}</varlte>'
-                 "</and></or>")
-    return "numerical_question", _text_response("Decimal"), _full_marks(condition), ""
 
 
 def _number(value: float) -> str:

@@ -13,14 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.render.lms import share
 from pipeline.render.lms.moodle import category_path
-from pipeline.render.lms.text import block_html, feedback_html, gift_answer, gift_escape, inline_html
+from pipeline.render.lms.text import block_html, feedback_html, gift_escape
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Text
-from pipeline.text.plaintext import to_plain
+from pipeline.shapes.parts import Part
 from pipeline.view.model import QuestionView
 
 if TYPE_CHECKING:
@@ -31,33 +29,6 @@ NAME = "questions.gift"
 
 def _html(html_text: str) -> str:
     return "[html]" + gift_escape(html_text)
-
-
-def _choices(part: Choices) -> tuple[str, list[str]]:
-    if part.true_false:
-        return "", ["TRUE" if part.correct[0].id == "true" else "FALSE"]
-    if not part.multiple:
-        return "", [f"{'=' if o.correct else '~'}{gift_answer(inline_html(o.text_md))}" for o in part.options]
-    right, wrong = len(part.correct), len(part.options) - len(part.correct)
-    return "", [f"~%{share(right) if o.correct else '-' + share(wrong)}%{gift_answer(inline_html(o.text_md))}" for o in part.options]
-
-
-def _text(part: Text) -> tuple[str, list[str]]:
-    """Accepted answers are plain text; `*` is a wildcard in Moodle's short answers, so it is escaped. No
-    accepted answers: an essay (an empty answer block)."""
-    return "", [f"={gift_escape(a.replace('*', chr(92) + '*'))}" for a in part.accepted]
-
-
-def _pairs(part: Pairs) -> tuple[str, list[str]]:
-    """`=prompt -> answer` per pair, then `= -> extra` per extra answer (the answer side is plain text)."""
-    used = {p.answer_id for p in part.prompts}
-    lines = [f"={gift_answer(inline_html(p.text_md))} -> {gift_escape(to_plain(part.answer_of(p).text_md))}" for p in part.prompts]
-    return "", lines + [f"= -> {gift_escape(to_plain(a.text_md))}" for a in part.answers if a.id not in used]
-
-
-def _numeric(part: Numeric) -> tuple[str, list[str]]:
-    """`{#` then `=value:tolerance`; GIFT has no units (the stem names it)."""
-    return "#", [f"={_number(part.value)}:{_number(part.tolerance)}"]
 
 
 def _number(value: float) -> str:

@@ -17,15 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from pipeline.render.lms import share
-from pipeline.render.lms.text import block_html, cdata, feedback_html, inline_html, item_title
+from pipeline.render.lms.text import block_html, cdata, feedback_html, item_title
 from pipeline.render.lms.variants import flattened
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Part, Sequence, Text
+from pipeline.shapes.parts import Part
 from pipeline.text.images import flat_name, shown_in
 from pipeline.text.linebreaks import one_line
-from pipeline.text.plaintext import to_plain
 from pipeline.view.model import ExamView, QuestionView
 
 if TYPE_CHECKING:
@@ -71,69 +69,6 @@ def _head(q: QuestionView, text_after: str = "") -> list[str]:
 
 
 NO_FEEDBACK = '<feedback format="html"><text></text></feedback>'
-
-
-def _choice_fraction(part: Choices, correct: bool) -> str:
-    if not part.multiple:
-        return "100" if correct else "0"
-    right = len(part.correct)
-    return share(right) if correct else f"-{share(len(part.options) - right)}"
-
-
-def _choices(part: Choices) -> tuple[str, list[str]]:
-    if part.true_false:
-        return "truefalse", [f'<answer fraction="{"100" if o.correct else "0"}" format="moodle_auto_format"><text>{o.id}</text>{NO_FEEDBACK}</answer>'
-                             for o in part.options]
-    lines = [f"<single>{'false' if part.multiple else 'true'}</single>", "<shuffleanswers>false</shuffleanswers>",
-             "<answernumbering>ABCD</answernumbering>", "<showstandardinstruction>1</showstandardinstruction>"]
-    for o in part.options:
-        text = inline_html(o.text_md)
-        lines.append(f'<answer fraction="{_choice_fraction(part, o.correct)}" format="html"><text>{cdata(text)}</text>{_files(text)}{NO_FEEDBACK}</answer>')
-    return "multichoice", lines
-
-
-def _text(part: Text) -> tuple[str, list[str]]:
-    """A fill-in is a `shortanswer` (a `*` is a wildcard there, so it is escaped); without accepted answers, an `essay`."""
-    if part.auto:
-        answers = [f'<answer fraction="100" format="moodle_auto_format"><text>{escape(a.replace("*", chr(92) + "*"))}</text>{NO_FEEDBACK}</answer>'
-                   for a in part.accepted]
-        return "shortanswer", ["<usecase>0</usecase>", *answers]
-    return "essay", ["<responseformat>editor</responseformat>", "<responserequired>1</responserequired>",
-                     "<responsefieldlines>10</responsefieldlines>", "<attachments>0</attachments>",
-                     "<attachmentsrequired>0</attachmentsrequired>", _html("graderinfo", block_html(part.model_answer_md or "")),
-                     _html("responsetemplate", "")]
-
-
-def _pairs(part: Pairs) -> tuple[str, list[str]]:
-    """One subquestion per pair (prompt, answer), then each extra answer as a subquestion with no prompt."""
-    used = {p.answer_id for p in part.prompts}
-    subs = [(inline_html(p.text_md), to_plain(part.answer_of(p).text_md)) for p in part.prompts]
-    subs += [("", to_plain(a.text_md)) for a in part.answers if a.id not in used]
-    return "matching", ["<shuffleanswers>false</shuffleanswers>"] + [
-        f'<subquestion format="html"><text>{cdata(prompt) if prompt else ""}</text>{_files(prompt)}'
-        f'<answer><text>{escape(answer)}</text></answer></subquestion>' for prompt, answer in subs]
-
-
-def _sequence(part: Sequence) -> tuple[str, list[str]]:
-    """The answers in their correct order: Moodle takes document order as the right one and shuffles itself
-    (`ordering`, core in Moodle 4.4; the qtype_ordering plug-in before that)."""
-    answers = [f'<answer fraction="{n}" format="html"><text>{cdata(inline_html(item.text_md))}</text>{_files(inline_html(item.text_md))}</answer>'
-               for n, item in enumerate(part.in_order(), start=1)]
-    return "ordering", ["<layouttype>VERTICAL</layouttype>", "<selecttype>ALL</selecttype>", "<selectcount>0</selectcount>",
-                        "<gradingtype>ALL_OR_NOTHING</gradingtype>", "<showgrading>SHOW</showgrading>",
-                        "<numberingstyle>none</numberingstyle>", *answers]
-
-
-def _numeric(part: Numeric) -> tuple[str, list[str]]:
-    """`numerical`: the value with its absolute tolerance. A unit, when given, may be typed after the number
-    (showunits 0, an input) and is optional (unitgradingtype 0: not graded), so "3.14" and "3.14 GB" both score."""
-    lines = [f'<answer fraction="100" format="moodle_auto_format"><text>{_number(part.value)}</text>{NO_FEEDBACK}'
-             f"<tolerance>{_number(part.tolerance)}</tolerance></answer>"]
-    if part.unit:
-        lines += [f"<units><unit><multiplier>1</multiplier><unit_name>{escape(part.unit)}</unit_name></unit></units>",
-                  "<unitgradingtype>0</unitgradingtype>", "<unitpenalty>0.1000000</unitpenalty>", "<showunits>0</showunits>",
-                  "<unitsleft>0</unitsleft>"]
-    return "numerical", lines
 
 
 def _number(value: float) -> str:

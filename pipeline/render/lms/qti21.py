@@ -26,7 +26,6 @@ from pipeline.render.lms.text import item_title
 from pipeline.render.lms.variants import flattened, variant_items
 from pipeline.render.support import writable, writers_for
 from pipeline.shapes import registry
-from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
 from pipeline.text import images
 from pipeline.view.model import ExamView, QuestionView
 
@@ -70,55 +69,6 @@ def _declaration(cardinality: str, base_type: str, correct: list[str], mapping: 
     values = "".join(_value(v) for v in correct)
     body = (f"<correctResponse>{values}</correctResponse>" if correct else "") + mapping
     return f'<responseDeclaration identifier="RESPONSE" cardinality="{cardinality}" baseType="{base_type}">{body}</responseDeclaration>'
-
-
-def _choices(part: Choices) -> tuple[str, str, str]:
-    choices = "".join(f"<simpleChoice identifier=\"{o.id}\">{inline_html(o.text_md)}</simpleChoice>" for o in part.options)
-    correct = [o.id for o in part.correct]
-    if not part.multiple:
-        interaction = f'<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="1">{choices}</choiceInteraction>'
-        return _declaration("single", "identifier", correct), interaction, SCORING["correct"]
-    wrong = len(part.options) - len(correct)
-    mapping = _mapping([(o.id, 1 / len(correct) if o.correct else -1 / wrong) for o in part.options])
-    interaction = f'<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="0">{choices}</choiceInteraction>'
-    return _declaration("multiple", "identifier", correct, mapping), interaction, SCORING["map"]
-
-
-def _text(part: Text) -> tuple[str, str, str]:
-    """A fill-in: textEntry, accepted answers mapped case-insensitively; without them, extendedText for a person."""
-    if not part.auto:
-        interaction = '<extendedTextInteraction responseIdentifier="RESPONSE" expectedLines="10"/>'
-        return _declaration("single", "string", []), interaction, ""
-    mapping = _mapping([(a, 1.0) for a in part.accepted], ' caseSensitive="false"')
-    length = max(len(a) for a in part.accepted) + 5
-    interaction = f'<p><textEntryInteraction responseIdentifier="RESPONSE" expectedLength="{length}"/></p>'
-    return _declaration("single", "string", list(part.accepted[:1]), mapping), interaction, SCORING["map"]
-
-
-def _pairs(part: Pairs) -> tuple[str, str, str]:
-    sources = "".join(f'<simpleAssociableChoice identifier="{p.id}" matchMax="1">{inline_html(p.text_md)}</simpleAssociableChoice>' for p in part.prompts)
-    targets = "".join(f'<simpleAssociableChoice identifier="{a.id}" matchMax="1">{inline_html(a.text_md)}</simpleAssociableChoice>' for a in part.answers)
-    pairs = [f"{p.id} {p.answer_id}" for p in part.prompts]
-    interaction = (f'<matchInteraction responseIdentifier="RESPONSE" shuffle="false" maxAssociations="{len(part.prompts)}">'
-                   f"<simpleMatchSet>{sources}</simpleMatchSet><simpleMatchSet>{targets}</simpleMatchSet></matchInteraction>")
-    return _declaration("multiple", "directedPair", pairs, _mapping([(p, 1 / len(pairs)) for p in pairs])), interaction, SCORING["map"]
-
-
-def _sequence(part: Sequence) -> tuple[str, str, str]:
-    choices = "".join(f'<simpleChoice identifier="{i.id}">{inline_html(i.text_md)}</simpleChoice>' for i in part.items)
-    interaction = f'<orderInteraction responseIdentifier="RESPONSE" shuffle="false">{choices}</orderInteraction>'
-    return _declaration("ordered", "identifier", list(part.correct_order)), interaction, SCORING["correct"]
-
-
-def _numeric(part: Numeric) -> tuple[str, str, str]:
-    """A float textEntry, right within [low, high] (response processing written out, as for the others)."""
-    width = max(len(part.value_text), 4) + 4
-    interaction = f'<p><textEntryInteraction responseIdentifier="RESPONSE" expectedLength="{width}"/>{_unit(part)}</p>'
-    return _declaration("single", "float", [repr(part.value)]), interaction, _range(part.low, part.high)
-
-
-def _unit(part: Numeric) -> str:
-    return f" {escape(part.unit)}" if part.unit else ""
 
 
 def _range(low: float, high: float) -> str:

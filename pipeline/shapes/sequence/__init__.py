@@ -40,12 +40,12 @@ def grade(data: dict, response: object) -> Verdict:
 
 SHAPE = Shape(
     "sequence", Sequence, rule, grade, right_answers=lambda part: [i.text_md for i in part.items],
-    writers={"bank": "pipeline.render.bank:_sequence", "guide": "pipeline.render.guide.appendix:_sequence_key",
-             "anki_front": "pipeline.render.anki.card_fields:_sequence_front", "anki_back": "pipeline.render.anki.card_fields:_sequence_back",
-             "moodle": "pipeline.render.lms.moodle:_sequence", "qti21": "pipeline.render.lms.qti21:_sequence",
+    writers={"bank": "pipeline.shapes.sequence.outputs.bank:write", "guide": "pipeline.shapes.sequence.outputs.guide:write",
+             "anki_front": "pipeline.shapes.sequence.outputs.anki:front", "anki_back": "pipeline.shapes.sequence.outputs.anki:back",
+             "moodle": "pipeline.shapes.sequence.outputs.moodle:write", "qti21": "pipeline.shapes.sequence.outputs.qti21:write",
              "canvas": Reason("Canvas classic quizzes have no ordering question; use qti21.zip or moodle.xml"),
              "gift": Reason("GIFT has no ordering question; use moodle.xml (Moodle 4.4+) or qti21.zip"),
-             "stats_key": "pipeline.stats.match:sequence_fields", "stats_read": "pipeline.stats.responses:read_sequence"},
+             "stats_key": "pipeline.shapes.sequence.outputs.stats:fields", "stats_read": "pipeline.shapes.sequence.outputs.stats:read"},
     docs="put items in order",
     rank=4,
 )

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from pipeline.shapes.grading import Verdict
-from pipeline.shapes.registry import Shape
+from pipeline.shapes.registry import OneKey, Shape
 
 
 @dataclass(frozen=True)
@@ -61,13 +61,23 @@ def grade(data: dict, response: object) -> Verdict:
     return Verdict(max(0.0, score), exact)
 
 
+def one_key(part: Choices) -> OneKey | None:
+    """A one-answer part's options and its key's place (None when several may be right)."""
+    if part.multiple:
+        return None
+    place = next(i for i, o in enumerate(part.options) if o.correct)
+    return OneKey(tuple(o.text_md for o in part.options), tuple(o.letter for o in part.options), place,
+                  drawn=not part.true_false and not part.numeric)
+
+
 SHAPE = Shape(
     "choices", Choices, rule, grade, right_answers=lambda part: [o.text_md for o in part.correct],
-    writers={"bank": "pipeline.render.bank:_choices", "guide": "pipeline.render.guide.appendix:_choices_key",
-             "anki_front": "pipeline.render.anki.card_fields:_choices_front", "anki_back": "pipeline.render.anki.card_fields:_choices_back",
-             "moodle": "pipeline.render.lms.moodle:_choices", "qti21": "pipeline.render.lms.qti21:_choices",
-             "canvas": "pipeline.render.lms.canvas:_choices", "gift": "pipeline.render.lms.gift:_choices",
-             "stats_key": "pipeline.stats.match:choices_fields", "stats_read": "pipeline.stats.responses:read_choices"},
+    writers={"bank": "pipeline.shapes.choices.outputs.bank:write", "guide": "pipeline.shapes.choices.outputs.guide:write",
+             "anki_front": "pipeline.shapes.choices.outputs.anki:front", "anki_back": "pipeline.shapes.choices.outputs.anki:back",
+             "moodle": "pipeline.shapes.choices.outputs.moodle:write", "qti21": "pipeline.shapes.choices.outputs.qti21:write",
+             "canvas": "pipeline.shapes.choices.outputs.canvas:write", "gift": "pipeline.shapes.choices.outputs.gift:write",
+             "stats_key": "pipeline.shapes.choices.outputs.stats:fields", "stats_read": "pipeline.shapes.choices.outputs.stats:read"},
     docs="pick one option, or several",
+    extra={"option_stats": True, "one_key": one_key},
     rank=1,
 )

@@ -58,11 +58,12 @@ def grade(data: dict, response: object) -> Verdict:
 SHAPE = Shape(
     "pairs", Pairs, rule, grade,
     right_answers=lambda part: [text for p in part.prompts for text in (p.text_md, part.answer_of(p).text_md)],
-    writers={"bank": "pipeline.render.bank:_pairs", "guide": "pipeline.render.guide.appendix:_pairs_key",
-             "anki_front": "pipeline.render.anki.card_fields:_pairs_front", "anki_back": "pipeline.render.anki.card_fields:_pairs_back",
-             "moodle": "pipeline.render.lms.moodle:_pairs", "qti21": "pipeline.render.lms.qti21:_pairs",
-             "canvas": "pipeline.render.lms.canvas:_pairs", "gift": "pipeline.render.lms.gift:_pairs",
-             "stats_key": "pipeline.stats.match:pairs_fields", "stats_read": "pipeline.stats.responses:read_pairs"},
+    writers={"bank": "pipeline.shapes.pairs.outputs.bank:write", "guide": "pipeline.shapes.pairs.outputs.guide:write",
+             "anki_front": "pipeline.shapes.pairs.outputs.anki:front", "anki_back": "pipeline.shapes.pairs.outputs.anki:back",
+             "moodle": "pipeline.shapes.pairs.outputs.moodle:write", "qti21": "pipeline.shapes.pairs.outputs.qti21:write",
+             "canvas": "pipeline.shapes.pairs.outputs.canvas:write", "gift": "pipeline.shapes.pairs.outputs.gift:write",
+             "stats_key": "pipeline.shapes.pairs.outputs.stats:fields", "stats_read": "pipeline.shapes.pairs.outputs.stats:read"},
     docs="match each prompt with an answer",
+    extra={"anki_cards": "pipeline.shapes.pairs.outputs.anki:cards"},  # a long matching: several cards
     rank=3,
 )

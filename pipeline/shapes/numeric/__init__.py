@@ -53,11 +53,12 @@ def grade(data: dict, response: object) -> Verdict:
 
 SHAPE = Shape(
     "numeric", Numeric, rule, grade, right_answers=lambda part: [],  # a number names no term
-    writers={"bank": "pipeline.render.bank:_numeric", "guide": "pipeline.render.guide.appendix:_numeric_key",
-             "anki_front": "pipeline.render.anki.card_fields:_numeric_front", "anki_back": "pipeline.render.anki.card_fields:_numeric_back",
-             "moodle": "pipeline.render.lms.moodle:_numeric", "qti21": "pipeline.render.lms.qti21:_numeric",
-             "canvas": "pipeline.render.lms.canvas:_numeric", "gift": "pipeline.render.lms.gift:_numeric",
+    writers={"bank": "pipeline.shapes.numeric.outputs.bank:write", "guide": "pipeline.shapes.numeric.outputs.guide:write",
+             "anki_front": "pipeline.shapes.numeric.outputs.anki:front", "anki_back": "pipeline.shapes.numeric.outputs.anki:back",
+             "moodle": "pipeline.shapes.numeric.outputs.moodle:write", "qti21": "pipeline.shapes.numeric.outputs.qti21:write",
+             "canvas": "pipeline.shapes.numeric.outputs.canvas:write", "gift": "pipeline.shapes.numeric.outputs.gift:write",
              "stats_key": "pipeline.stats.match:no_fields", "stats_read": "pipeline.stats.responses:read_as_given"},
     docs="give a number, within a tolerance",
+    extra={"tolerance": lambda part: (part.value, part.low, part.high)},
     rank=5,
 )
