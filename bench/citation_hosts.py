@@ -12,7 +12,7 @@ import json
 import sys
 
 from bench.citation_pages import page_html
-from tests.pageserver import PageServer, Reply
+from tests.kit.pageserver import PageServer, Reply
 
 
 def main(hosts: int, pages: int, delay: float) -> None:

@@ -9,7 +9,7 @@ from pipeline.render.anki.card_fields import answer_html, cloze_html, options_ht
 from pipeline.text import cloze
 from pipeline.view.model import CitationView, QuestionView
 from schema.citation_status import Status
-from tests.viewkit import view_of
+from tests.kit.view import view_of
 
 
 def test_cloze_marks_survive_markdown():

@@ -273,7 +273,7 @@ def test_a_planted_module_at_the_root_fails_the_count(tmp_path):
 
 
 def test_imports_of_other_test_modules(tmp_path):
-    """Shared helpers live in tests/kit/ (and the kits beside conftest): a test module never imports another,
+    """Shared helpers live in tests/kit/: a test module never imports another,
     so each runs alone and a helper has one home. Checked on the real tests, and shown to fail on a planted one."""
     assert _test_module_imports(ROOT / "tests") == []
     (tmp_path / "test_a.py").write_text("from tests.test_b import helper\nfrom .test_c import other\nimport tests.kit.pdf\n")
@@ -290,3 +290,19 @@ def _test_module_imports(folder: Path) -> list[str]:
                       if name.rsplit(".", 1)[-1].startswith("test_") or ".test_" in name]
     return sorted(found)
 
+
+
+def test_shared_test_helpers_have_one_home():
+    """Beside the test modules, tests/ holds only conftest.py and the package marker: every helper is in tests/kit/."""
+    assert _stray_helpers(ROOT / "tests") == []
+    assert len(list((ROOT / "tests" / "kit").glob("*.py"))) > 10  # where they went
+
+
+def test_a_helper_beside_the_tests_is_found(tmp_path):
+    for name in ("test_a.py", "conftest.py", "__init__.py", "helperkit.py"):
+        (tmp_path / name).write_text('"""x"""\n')
+    assert _stray_helpers(tmp_path) == ["helperkit.py"]
+
+
+def _stray_helpers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob("*.py") if not p.name.startswith("test_") and p.name not in {"conftest.py", "__init__.py"})

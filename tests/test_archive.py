@@ -17,8 +17,8 @@ from pypdf import PdfReader
 from pipeline.citations.archive import NoSnapshot, parse_cdx
 from pipeline.citations.lock import CitationLock
 from tests.conftest import FIXTURES, TODAY
-from tests.fakearchive import FakeArchive, allow_loopback
-from tests.pageserver import PageServer, Reply, closed_port
+from tests.kit.fakearchive import FakeArchive, allow_loopback
+from tests.kit.pageserver import PageServer, Reply, closed_port
 
 QUOTE = "Sequence packing concatenates multiple training sequences into one long sequence"
 WITH_QUOTE = f"<html><body><p>Intro.</p><p>{QUOTE}.</p></body></html>"

@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.citations.lock import LOCK_NAME, CitationLock
 from tests.conftest import FIXTURES, ROOT, TODAY
-from tests.pageserver import PageServer, Reply, closed_port
+from tests.kit.pageserver import PageServer, Reply, closed_port
 
 PAGE = "<html><body><p>Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack).</p></body></html>"
 PAGE_TEXT = "Sequence packing is a training technique wherein multiple training sequences (examples) are concatenated into one long sequence (pack)."

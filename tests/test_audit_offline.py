@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, ROOT, TODAY, write_found_lock
-from tests.pageserver import PageServer, Reply
+from tests.kit.pageserver import PageServer, Reply
 
 OBJECTIVE = """\
 id: "1.1"

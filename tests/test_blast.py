@@ -14,8 +14,8 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import FIXTURES, TODAY
-from tests.fakearchive import allow_loopback
-from tests.pageserver import PageServer, Reply
+from tests.kit.fakearchive import allow_loopback
+from tests.kit.pageserver import PageServer, Reply
 
 LIVE = "<html><body><p>Things are made of stuff. Stuff is made of atoms.</p></body></html>"
 ONE = """id: "1.1"

@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from tests.pageserver import PageServer, Reply
+from tests.kit.pageserver import PageServer, Reply
 
 PAGE = """<html><head><script>var hint = "quotes hidden in a script are not on the page";</script></head><body>
 <p>Since the <abbr title="variational autoencoder">VAE</abbr> and text encoder remain&nbsp;frozen during training,

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from pipeline.cli import main
 from tests.conftest import FIXTURES, TODAY, write_found_lock
 from tests.kit.pdf import normalized
-from tests.sitekit import axe_serious, guarded_context, page_of, tab_to
+from tests.kit.studysite import axe_serious, guarded_context, page_of, tab_to
 
 PLAIN = "Name the part a chain runs over."
 PROMPT = "Say why a chain needs oil."

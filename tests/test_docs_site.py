@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import ROOT
-from tests.sitekit import missing
+from tests.kit.studysite import missing
 
 DOCS = ROOT / "docs"
 

@@ -20,7 +20,7 @@ from pipeline.render.guide.html import render_html
 from pipeline.render.site.site import render as render_site
 from pipeline.settings.reader import exam_inputs
 from schema.example_status import ExampleStatus
-from tests.examplekit import example_yaml, write_exam
+from tests.kit.examples import example_yaml, write_exam
 
 DAY = dt.date(2026, 11, 30)
 TORCH = RunEnvironment("3.11.2", "linux-x86_64", "cpu", "namespace", (("torch", "2.13.0+cpu"),), (("torch", "2.13.0+cpu"),))

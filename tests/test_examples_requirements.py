@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.examples.environments import EnvironmentFailed, Environments
 from pipeline.examples.sandbox import Sandbox
-from tests.examplekit import example_yaml, make_wheel, objective_file, write_exam
+from tests.kit.examples import example_yaml, make_wheel, objective_file, write_exam
 
 DAY = "2026-11-30"
 SDIST = "evil-1.0.tar.gz"

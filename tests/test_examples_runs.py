@@ -19,7 +19,7 @@ from pipeline.examples.runner import Runner
 from pipeline.examples.sandbox import Limits, Sandbox
 from pipeline.settings.reader import exam_inputs
 from schema.example_status import ExampleStatus
-from tests.examplekit import example_yaml, make_wheel, objective_file, write_exam
+from tests.kit.examples import example_yaml, make_wheel, objective_file, write_exam
 
 DAY = "2026-11-30"
 REPRODUCES = example_yaml("1.1-hello", "print('hello')\nprint('  world')", "hello\n  world")

@@ -3,7 +3,7 @@ behind. Counted, never timed: forks made, bytes written, connections received, p
 
 The sandbox is bubblewrap; each attack runs in the isolation modes this machine offers: as root (a fresh
 uid per example, limits by cgroup where one can be made) and, where the attack is about the caller's own
-secrets, as an unprivileged user too (`tests.sandboxkit.as_unprivileged`). The refusal where no user
+secrets, as an unprivileged user too (`tests.kit.sandbox.as_unprivileged`). The refusal where no user
 namespace can be made is tested on a real such namespace (`max_user_namespaces` exhausted)."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import pytest
 
 from pipeline.examples import cgroup
 from pipeline.examples.sandbox import Limits, Sandbox, processes_of
-from tests.examplekit import Canary, example_yaml, write_exam
-from tests.sandboxkit import UnixCanary, as_unprivileged
+from tests.kit.examples import Canary, example_yaml, write_exam
+from tests.kit.sandbox import UnixCanary, as_unprivileged
 
 SMALL = Limits(timeout=5, memory_mb=512, processes=24, file_mb=4, disk_mb=16, output_bytes=64 * 1024)
 

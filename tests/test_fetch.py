@@ -11,7 +11,7 @@ from pipeline.citations.check import check_all, check_page
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import USER_AGENT, FetchSettings
 from pipeline.citations.netpolicy import AllowList
-from tests.pageserver import PageServer, Reply
+from tests.kit.pageserver import PageServer, Reply
 
 FAST = FetchSettings(connect_timeout=1, read_timeout=0.5, total_timeout=5, retries=2, backoff=0.01, max_bytes=50_000, per_host=4, interval=0,
                      allow=AllowList.parse(["127.0.0.1"]))  # the test server is on loopback, which is refused unless allowed

@@ -30,7 +30,7 @@ from schema.bank import SCHEMA_VERSION
 from tests.conftest import FIXTURES, write_found_lock
 from tests.kit.anki import import_package
 from tests.kit.figures import build, png
-from tests.sitekit import axe_serious, guarded_context, page_of
+from tests.kit.studysite import axe_serious, guarded_context, page_of
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"

@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.citations.lock import LOCK_NAME, CitationLock, LockEntry
 from tests.conftest import FIXTURES, ROOT, TODAY
-from tests.pageserver import PageServer, Reply
+from tests.kit.pageserver import PageServer, Reply
 
 GIB = 1 << 30
 QUOTE = "Sequence packing concatenates several training sequences into one."

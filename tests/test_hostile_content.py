@@ -21,7 +21,7 @@ from pipeline.render.lms import canvas, gift, moodle, qti21
 from pipeline.render.lms.text import block_html, inline_html
 from pipeline.settings.reader import exam_inputs
 from tests.conftest import FIXTURES, ROOT, TODAY, add_exam, write_found_lock
-from tests.lmskit import parse_gift
+from tests.kit.lms import parse_gift
 
 EXAM = (FIXTURES / "exams" / "valid.yaml").read_text(encoding="utf-8")
 OBJECTIVE = 'id: "1.1"\ntitle: {title}\nsummary: A summary.\nreviewed: 2026-11-01\nkey_points:\n  - id: kp\n    text: A point.\n'
@@ -177,7 +177,7 @@ def test_a_broken_deck_state_stops_its_exam_alone(tmp_path, two_exams):
 
 def test_a_bug_in_one_exam_leaves_the_others_built(tmp_path, two_exams):
     (two_exams / "demo" / "valid.yaml").write_text((FIXTURES / "objectives" / "valid.yaml").read_text().replace("Basics of things", "BOOM"))
-    renderers = {**FAST, "boom": "tests.boomrenderer"}
+    renderers = {**FAST, "boom": "tests.kit.boomrenderer"}
     result = build_two(tmp_path, renderers)
     assert result.returncode == 3, result.stderr
     assert result.stderr.strip().splitlines()[-1].startswith("internal error (a bug in the pipeline, not in your sources): RuntimeError: boom")

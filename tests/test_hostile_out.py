@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import build as build_module
-from tests import statskit as kit
+from tests.kit import stats as kit
 
 FAST_RENDERERS = {"bank": "pipeline.render.bank"}
 MARKER = ".pipeline-output"  # pipeline.publish.owned.MARKER, spelled out: these tests also run against code without it

@@ -19,8 +19,8 @@ import pytest
 from pipeline.citations.lock import LOCK_NAME, CitationLock
 from pipeline.load.yamlsource import load_yaml
 from tests.conftest import FIXTURES, TODAY
-from tests.fakearchive import FakeArchive, allow_loopback
-from tests.pageserver import PageServer, Reply
+from tests.kit.fakearchive import FakeArchive, allow_loopback
+from tests.kit.pageserver import PageServer, Reply
 
 QUOTE = "Tensor Cores are most efficient when key parameters of the operation are multiples of 8"
 PAGE = f"<html><body><p>{QUOTE}.</p></body></html>"

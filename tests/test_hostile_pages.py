@@ -11,7 +11,7 @@ from pipeline.citations.check import check_page
 from pipeline.citations.fetch import Fetcher
 from pipeline.citations.http import FetchSettings
 from pipeline.citations.netpolicy import AllowList
-from tests.pageserver import PageServer, Reply
+from tests.kit.pageserver import PageServer, Reply
 
 PAGE = "<html><body><p>Sequence packing concatenates several training sequences into one.</p></body></html>"
 QUOTE = "Sequence packing concatenates several training sequences into one."

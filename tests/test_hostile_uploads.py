@@ -9,7 +9,7 @@ import json
 import pytest
 
 from pipeline.stats.csvfile import read_table
-from tests import statskit as kit
+from tests.kit import stats as kit
 
 HOSTILE_NAME = "<img src=x onerror=alert(1)>|[click](javascript:alert(1))|\x1b]0;pwned\x07\x1b[2J&amp;.csv"
 

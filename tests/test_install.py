@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, TODAY
-from tests.servekit import Serving
-from tests.sitekit import missing
+from tests.kit.serve import Serving
+from tests.kit.studysite import missing
 
 WHEELS = ROOT / ".venv" / "wheels"
 NOT_IN_A_CLONE = shutil.ignore_patterns(".git", ".venv", "node_modules", "build", "__pycache__", ".pytest_cache", ".ruff_cache", "tmp")

@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.shapes.parts import Pairs
 from pipeline.text.plaintext import to_plain
-from tests.lmskit import LMS_ONLY, blank, build_fixture, expected, number
+from tests.kit.lms import LMS_ONLY, blank, build_fixture, expected, number
 
 QTI = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
 CC = "{http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1}"

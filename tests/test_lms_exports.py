@@ -18,8 +18,8 @@ from pipeline.render.lms.text import block_html, gift_escape
 from pipeline.shapes import registry
 from pipeline.shapes.parts import SHAPE_NAMES
 from tests.conftest import TODAY
+from tests.kit.lms import LMS_ONLY, build_fixture, parse_gift
 from tests.kit.moodle import importer_problems
-from tests.lmskit import LMS_ONLY, build_fixture, parse_gift
 
 FORMATS = {"moodle": "moodle.xml", "gift": "questions.gift", "qti21": "qti21.zip", "canvas": "canvas-qti.zip"}
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.lmskit import LMS_ONLY, blank, build_fixture, expected, number, parse_gift, weight_problems
+from tests.kit.lms import LMS_ONLY, blank, build_fixture, expected, number, parse_gift, weight_problems
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.render.lms.text import cdata
+from tests.kit.lms import LMS_ONLY, blank, build_fixture, expected, number
 from tests.kit.moodle import importer_problems, text_at
-from tests.lmskit import LMS_ONLY, blank, build_fixture, expected, number
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import zipfile
 import pytest
 
 from pipeline.shapes.parts import Choices, Numeric, Pairs, Sequence, Text
-from tests.lmskit import LMS_ONLY, blank, build_fixture, expected, number
+from tests.kit.lms import LMS_ONLY, blank, build_fixture, expected, number
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"

@@ -23,8 +23,8 @@ from pipeline.render.site.html import render_page
 from pipeline.render.site.site import pages
 from tests.conftest import FIXTURES, TODAY, write_found_lock
 from tests.kit.mock import FACT, HELD, cite_minutes, hold_out
+from tests.kit.pageserver import PageServer, Reply
 from tests.kit.pdf import context, load_sample
-from tests.pageserver import PageServer, Reply
 
 
 def _sources(tmp_path: Path, *objectives: str, exam: str = "mock", edit=None) -> Path:

@@ -15,8 +15,8 @@ from pipeline.citations.fixmoves import Move, rewrite
 from pipeline.citations.lock import CitationLock
 from pipeline.load.yamlsource import Position
 from tests.conftest import FIXTURES, TODAY
-from tests.fakearchive import allow_loopback
-from tests.pageserver import PageServer, Reply
+from tests.kit.fakearchive import allow_loopback
+from tests.kit.pageserver import PageServer, Reply
 
 QUOTE = "Tensor Cores are most efficient when key parameters of the operation are multiples of 8"
 PAGE = f"<html><body><p>{QUOTE}.</p></body></html>"

@@ -9,8 +9,8 @@ import shutil
 import pytest
 
 from tests.conftest import FIXTURES
-from tests.fakearchive import allow_loopback
-from tests.pageserver import PageServer, Reply
+from tests.kit.fakearchive import allow_loopback
+from tests.kit.pageserver import PageServer, Reply
 
 PAGE = "<html><body><p>Things are made of stuff.</p></body></html>"
 OBJECTIVE = """id: "1.1"

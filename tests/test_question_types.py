@@ -14,7 +14,7 @@ from pipeline.render.support import holds, writable
 from pipeline.shapes.parts import SHAPE_NAMES
 from pipeline.shapes.registry import UnknownShape
 from schema.models import Objective
-from tests.viewkit import view_of as question_view_of
+from tests.kit.view import view_of as question_view_of
 
 
 def test_every_type_is_a_member_of_the_union_and_names_itself():

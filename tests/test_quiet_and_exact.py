@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, ROOT, TODAY
-from tests.servekit import URL, Serving, make_project
+from tests.kit.serve import URL, Serving, make_project
 
 HEAD = 'id: "1.1"\ntitle: Basics\nsummary: What things are.\nreviewed: 2026-11-01\n'
 TWO_QUOTES = HEAD + """\

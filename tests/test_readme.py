@@ -20,8 +20,8 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 from tests.kit.project import project_copy
-from tests.servekit import Serving
-from tests.sitekit import missing
+from tests.kit.serve import Serving
+from tests.kit.studysite import missing
 
 WHEELS = ROOT / ".venv" / "wheels"
 SERVING = re.compile(r"serve: \S+ at http://127\.0\.0\.1:\d+/")

@@ -23,8 +23,8 @@ from pipeline.render.anki import note_types
 from pipeline.settings.reader import exam_inputs
 from pipeline.text import cloze
 from tests.conftest import TODAY
-from tests.golden import assert_golden
 from tests.kit.anki import import_package
+from tests.kit.golden import assert_golden
 from tests.kit.sample import OBJECTIVES, copy_of, set_value
 
 EXAM = "nca-genm"

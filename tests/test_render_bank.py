@@ -15,7 +15,7 @@ from pipeline.check.validate import validate
 from pipeline.cli import main
 from schema.export import SCHEMA_DIR
 from tests.conftest import FULL, TODAY
-from tests.golden import assert_golden
+from tests.kit.golden import assert_golden
 
 
 def _build(run_cli, sources: Path, out: Path) -> Path:

@@ -20,7 +20,7 @@ from pipeline.render.guide.context import build_guide
 from pipeline.render.guide.fetcher import TEMPLATES, RefusedFetch, TemplateOnlyFetcher
 from pipeline.render.guide.pdf import guide_html, html_to_pdf, render
 from tests.conftest import TODAY
-from tests.golden import assert_golden
+from tests.kit.golden import assert_golden
 from tests.kit.pdf import context, load_sample, normalized, outline_entry, outline_titles, pdf_text, render_into
 from tests.kit.sample import OBJECTIVES, copy_of, set_value
 

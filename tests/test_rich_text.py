@@ -21,8 +21,8 @@ from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
 from tests.kit.anki import import_package
-from tests.lmskit import build_fixture
-from tests.sitekit import axe_serious, guarded_context, page_of
+from tests.kit.lms import build_fixture
+from tests.kit.studysite import axe_serious, guarded_context, page_of
 
 FORMATS = ["Format", "Bits", "Exponent", "Mantissa", "Where Tensor Cores take it"]
 FORMAT_ROWS = [["FP32", "32", "8", "23", "accumulation of products in mixed-precision matrix multiplication"],

@@ -20,7 +20,7 @@ from pipeline.examples.lock import ABOUT as EXAMPLES_ABOUT
 from pipeline.stats.store import ABOUT as STATS_ABOUT
 from pipeline.text import prog
 from tests.conftest import ROOT, TODAY
-from tests.examplekit import EXAM, example_yaml
+from tests.kit.examples import EXAM, example_yaml
 
 OBJECTIVE = """\
 id: "1.1"

@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.serve.inject import inject
 from tests.conftest import ROOT
-from tests.servekit import URL, Serving, make_project
+from tests.kit.serve import URL, Serving, make_project
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import urllib.request
 
 from tests.conftest import FIXTURES, write_found_lock
 from tests.kit.figures import png
-from tests.servekit import URL, Serving, make_project
+from tests.kit.serve import URL, Serving, make_project
 
 
 def test_an_image_edit_reloads_the_page_with_the_new_file(tmp_path, browser):

@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 
-from tests.servekit import URL, Serving, make_project
+from tests.kit.serve import URL, Serving, make_project
 
 FILES = 1024  # the server's RLIMIT_NOFILE, as `ulimit -n 1024`
 CONNECTIONS = 2000

@@ -24,9 +24,9 @@ from pipeline.stats import responses as stats_responses
 from pipeline.stats.match import key_of
 from schema.export import SCHEMA_DIR
 from tests.kit.anki import import_package
+from tests.kit.lms import build_fixture
 from tests.kit.moodle import importer_problems
-from tests.lmskit import build_fixture
-from tests.sitekit import build_site, guarded_context, page_of
+from tests.kit.studysite import build_site, guarded_context, page_of
 
 QID = "1.8-dp"
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"

@@ -12,8 +12,8 @@ import pytest
 from pipeline.citations.lock import CitationLock
 from pipeline.citations.passage import Kept, compare, fingerprint
 from tests.conftest import FIXTURES
-from tests.fakearchive import allow_loopback
-from tests.pageserver import PageServer, Reply
+from tests.kit.fakearchive import allow_loopback
+from tests.kit.pageserver import PageServer, Reply
 
 QUOTE = "BF16 keeps the exponent range of FP32"
 FILLER = " ".join(f"word{n}" for n in range(60))  # far more than the passage kept either side of the quote

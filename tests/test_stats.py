@@ -1,6 +1,6 @@
 """`stats` end to end: answers drawn from a known 2PL model, written in every supported export, read back.
 
-The fixture exam has 36 single-choice items and one essay; 320 learners answer (tests/statskit.py). For
+The fixture exam has 36 single-choice items and one essay; 320 learners answer (tests/kit/stats.py). For
 every format the computed facility and point-biserial must rank the items as the generating model does
 (Spearman >= 0.9), the mis-keyed item must come out negative with the option the strongest learners chose,
 and the dead distractor must be found; `validate` must then warn at the right lines.
@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import spearmanr
 
 from pipeline.cli import main
-from tests import statskit as kit
+from tests.kit import stats as kit
 
 PER_LEARNER = ("long", "moodle-responses", "canvas-students")
 AGGREGATE = ("moodle-statistics", "canvas-items")

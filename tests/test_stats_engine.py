@@ -31,8 +31,8 @@ from pipeline.stats.detect import detect
 from pipeline.stats.formats import moodle_statistics
 from pipeline.stats.match import QuestionIndex
 from pipeline.stats.records import StatsInputError
-from tests import statskit as kit
-from tests.statskit import LSAT6, LSAT7, lsat_learners, write_scores_long
+from tests.kit import stats as kit
+from tests.kit.stats import LSAT6, LSAT7, lsat_learners, write_scores_long
 
 HEADER = ["learner", "question_id", "response", "score", "time"]
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from tests import statskit as kit
-from tests.statskit import LSAT6, LSAT7, LSAT_ITEMS, lsat_learners, write_scores_long
+from tests.kit import stats as kit
+from tests.kit.stats import LSAT6, LSAT7, LSAT_ITEMS, lsat_learners, write_scores_long
 
 
 def _stats(root: Path, data: Path) -> dict:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from tests import statskit as kit
+from tests.kit import stats as kit
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests import statskit as kit
 from tests.conftest import ROOT
+from tests.kit import stats as kit
 
 MOODLE_4 = {"Last name": "Last name", "State": "State", "Started on": "Started on"}
 OLDER = {"Last name": "Surname", "State": "Status", "Started on": "Started"}

@@ -20,7 +20,7 @@ from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.cli import main
-from tests import statskit as kit
+from tests.kit import stats as kit
 
 HEADER = ["learner", "question_id", "response", "score", "time"]
 ANY = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)

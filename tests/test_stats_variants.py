@@ -1,7 +1,7 @@
 """`stats` on a varied question: responses matched to their variant, figures pooled per question, and a warning when
 one variant's facility differs from the others' beyond chance (Pearson's chi-square, variants with 30+ answers).
 
-The fixture exam (tests/variantkit.py) has three varied questions built from `values:` (nothing runs) and three
+The fixture exam (tests/kit/variants.py) has three varied questions built from `values:` (nothing runs) and three
 plain ones. Answers are written in the long layout by hand, each variant's key read from bank.json (not from the
 code under test), with fixed counts right per variant:
 
@@ -27,7 +27,7 @@ from scipy.stats import chi2_contingency
 
 from pipeline.cli import main
 from tests.conftest import ROOT, TODAY
-from tests.variantkit import SINGLE, line_of, write_varied
+from tests.kit.variants import SINGLE, line_of, write_varied
 
 BYTES = SINGLE.replace("1.1-single", "1.1-bytes")
 EVEN = '''

@@ -8,8 +8,8 @@ import re
 
 from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
-from tests.examplekit import Canary
-from tests.variantkit import PLAIN, SAFE_RATIO, ZIP, line_of, objective, write_varied
+from tests.kit.examples import Canary
+from tests.kit.variants import PLAIN, SAFE_RATIO, ZIP, line_of, objective, write_varied
 
 
 def varied_code(qid: str, code: str, *, kind: str = "numeric", extra: str = "", count: int = 3) -> str:

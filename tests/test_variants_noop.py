@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 from tests.conftest import ROOT, TODAY
-from tests.variantkit import PLAIN, SAFE_RATIO, ZIP, objective, write_varied
+from tests.kit.variants import PLAIN, SAFE_RATIO, ZIP, objective, write_varied
 
 REPLAYED = "nothing validated or drawn again"
 OTHER = SAFE_RATIO.replace("1.1-ratio", "1.1-other").replace("How many times smaller", "By what factor is it smaller")

@@ -13,9 +13,9 @@ import pytest
 
 from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
+from tests.kit.lms import parse_gift
 from tests.kit.moodle import importer_problems
-from tests.lmskit import parse_gift
-from tests.variantkit import SAFE_RATIO, SINGLE, write_varied
+from tests.kit.variants import SAFE_RATIO, SINGLE, write_varied
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 Q12 = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"

@@ -12,7 +12,7 @@ import sys
 
 from pipeline.settings.reader import exam_inputs
 from tests.conftest import TODAY
-from tests.variantkit import PLAIN, write_varied
+from tests.kit.variants import PLAIN, write_varied
 
 # Not the guide (it prints variant 1) nor the deck (at most `--variants` notes): the outputs that hold them all.
 OUTPUTS = ("bank", "site", "moodle", "gift", "qti21", "canvas")

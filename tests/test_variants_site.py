@@ -12,8 +12,8 @@ import pytest
 from pipeline.cli import main
 from schema.progress import PROGRESS_VERSION, Progress
 from tests.conftest import TODAY
-from tests.sitekit import axe_serious, fill_answer, guarded_context, page_of
-from tests.variantkit import PLAIN, SAFE_RATIO, write_varied
+from tests.kit.studysite import axe_serious, fill_answer, guarded_context, page_of
+from tests.kit.variants import PLAIN, SAFE_RATIO, write_varied
 
 DAY1 = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
 KEY = f"exam-prep:demo:progress-{PROGRESS_VERSION}"

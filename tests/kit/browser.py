@@ -22,7 +22,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 @contextmanager
 def chromium() -> Iterator[object]:
     """A launched chromium; leaving the block closes it and then stops Playwright, which ends its loop."""
-    from tests.sitekit import missing
+    from tests.kit.studysite import missing
 
     try:
         from playwright.sync_api import sync_playwright

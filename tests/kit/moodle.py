@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from tests.lmskit import is_grade, weight_problems
+from tests.kit.lms import is_grade, weight_problems
 
 
 def text_at(node: ET.Element | None, path: str = "text") -> str:

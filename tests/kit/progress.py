@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from schema.progress import PROGRESS_VERSION
-from tests.sitekit import OBJECTIVES, build_site
+from tests.kit.studysite import OBJECTIVES, build_site
 
 DAY1 = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)  # the tests' first day, noon UTC
 KEY = f"exam-prep:demo:progress-{PROGRESS_VERSION}"  # where the site of exam `demo` keeps the progress

@@ -10,7 +10,7 @@ import difflib
 import os
 from pathlib import Path
 
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 
 
 def assert_golden(name: str, actual: str) -> None:

@@ -1,6 +1,6 @@
 """Fixture exams with varied questions (`variants:`), written as an author would, for the variants tests.
 
-Each test builds its own exam under tmp_path (never sources/): exam.yaml of examplekit, and one objective
+Each test builds its own exam under tmp_path (never sources/): exam.yaml of tests/kit/examples.py, and one objective
 whose questions are the YAML blocks given.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from tests.examplekit import EXAM
+from tests.kit.examples import EXAM
 
 HEAD = """\
 id: "1.1"

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from tests.pageserver import SAFETY, PageServer, Reply, Request
+from tests.kit.pageserver import SAFETY, PageServer, Reply, Request
 
 CDX = "/cdx/search/cdx"
 
