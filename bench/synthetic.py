@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,8 @@ def make_exam(folder: Path, scale: int, sample: Path = SAMPLE_EXAM) -> Path:
         for objective in objectives:
             copy = _copy(objective, k)
             (section / f"{copy['id']}.yaml").write_text(yaml.safe_dump(copy, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        for figures in sorted(d for d in sample.rglob("figures") if d.is_dir()):  # the images the key points show
+            shutil.copytree(figures, section / figures.name, dirs_exist_ok=True)
     _write_found_lock(root, objectives, dt.date.fromisoformat(str(exam["reviewed"])))
     return folder
 
